@@ -1,0 +1,486 @@
+"""The record file (``shared/spec/records.md``): read, write, replay and verify.
+
+``dumps(loads(text)) == text`` holds for every record this module writes.
+
+>>> text = '''format = "hoola-record/1"
+... rules = "pagat"
+... players = ["A", "B"]
+...
+... [[deal]]
+... seed = 4
+... actions = []
+... '''
+>>> dumps(loads(text)) == text
+True
+"""
+
+from __future__ import annotations
+
+import random
+import tomllib
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from hoola.actions import NAME_RE, parse_action
+from hoola.cards import format_cards, parse_cards
+from hoola.deal import Deal
+from hoola.errors import HoolaError, RecordError
+from hoola.rules import Rules
+from hoola.scoring import END_KINDS
+from hoola.state import DealState
+
+__all__ = [
+    "FORMAT",
+    "DealRecord",
+    "Record",
+    "Verdict",
+    "dumps",
+    "format_number",
+    "load",
+    "loads",
+    "next_dealer",
+    "next_stake",
+    "record_of",
+    "replay",
+    "verify",
+    "verify_path",
+]
+
+FORMAT = "hoola-record/1"
+_RESULT_KEYS = ("end", "winners", "points", "payments", "illegal")
+_DEAL_KEYS = ("dealer", "stake", "seed", "hands", "upcard", "stock", "actions", "result")
+
+
+@dataclass
+class DealRecord:
+    """One ``[[deal]]``: either explicit cards or a ``seed``, the actions, the expected result."""
+
+    actions: list[str] = field(default_factory=list)
+    hands: dict[str, str] | None = None
+    upcard: str | None = None
+    stock: str | None = None
+    seed: int | None = None
+    dealer: str | None = None
+    stake: Fraction | None = None
+    result: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Record:
+    """A whole record file."""
+
+    players: list[str]
+    rules: str = "pagat"
+    options: dict[str, Any] = field(default_factory=dict)
+    deals: list[DealRecord] = field(default_factory=list)
+    totals: dict[str, Fraction] | None = None
+    comment: str = ""
+
+    def make_rules(self) -> Rules:
+        """The :class:`Rules` this record is played under."""
+        return Rules.from_options(self.rules, self.options)
+
+
+# -- numbers --------------------------------------------------------------------------------------
+
+def _number(value: Any, where: str) -> Fraction:
+    if isinstance(value, bool):
+        raise RecordError(f"{where} must be a number, not {value!r}")
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, float):
+        return Fraction(repr(value))
+    if isinstance(value, str):
+        try:
+            return Fraction(value.strip())
+        except ValueError:
+            pass
+    raise RecordError(f"{where} must be a number or a fraction such as \"5/2\", not {value!r}")
+
+
+def format_number(value: Fraction | int) -> str:
+    """A number as TOML: an integer, an exact decimal, or a quoted fraction ``"1/3"``."""
+    f = Fraction(value)
+    if f.denominator == 1:
+        return str(f.numerator)
+    d = f.denominator
+    while d % 2 == 0:
+        d //= 2
+    while d % 5 == 0:
+        d //= 5
+    if d == 1:
+        text = f"{float(f)!r}"
+        if Fraction(text) == f:
+            return text
+    return f'"{f.numerator}/{f.denominator}"'
+
+
+# -- reading --------------------------------------------------------------------------------------
+
+def loads(text: str) -> Record:
+    """Read a record from TOML text; raises :class:`RecordError` naming what is wrong."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RecordError(f"the record is not valid TOML: {exc}", "bad-toml") from exc
+    if data.get("format") != FORMAT:
+        raise RecordError(f"format must be {FORMAT!r}, not {data.get('format')!r}", "bad-format")
+    players = data.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) and NAME_RE.match(p)
+                                                for p in players):
+        raise RecordError("players must be a list of names made of letters, digits, _ and -")
+    if len(set(players)) != len(players):
+        raise RecordError("players must have distinct names")
+    rules = data.get("rules", "pagat")
+    if not isinstance(rules, str):
+        raise RecordError("rules must be the name of a preset")
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise RecordError("[options] must be a table")
+    unknown = set(data) - {"format", "rules", "players", "options", "deal", "match"}
+    if unknown:
+        raise RecordError(f"unknown top-level key {sorted(unknown)[0]!r}")
+    deals = []
+    raw_deals = data.get("deal", [])
+    if not isinstance(raw_deals, list):
+        raise RecordError("deals are written as [[deal]] tables")
+    for i, raw in enumerate(raw_deals, 1):
+        deals.append(_read_deal(raw, players, i))
+    totals = None
+    match = data.get("match")
+    if match is not None:
+        if not isinstance(match, dict) or set(match) - {"totals"}:
+            raise RecordError("[match] holds only totals")
+        if "totals" in match:
+            totals = _read_by_name(match["totals"], players, "match totals")
+    comment_lines = []
+    for line in text.splitlines():
+        if line.startswith("#"):
+            comment_lines.append(line)
+        else:
+            break
+    comment = "\n".join(comment_lines) + "\n" if comment_lines else ""
+    return Record(players, rules, options, deals, totals, comment)
+
+
+def _read_by_name(raw: Any, players: Sequence[str], where: str) -> dict[str, Fraction]:
+    if not isinstance(raw, dict):
+        raise RecordError(f"{where} must be a table of player = number")
+    for name in raw:
+        if name not in players:
+            raise RecordError(f"{where} names {name!r}, who is not a player")
+    return {name: _number(v, f"{where} of {name}") for name, v in raw.items()}
+
+
+def _read_deal(raw: Any, players: Sequence[str], i: int) -> DealRecord:
+    where = f"deal {i}"
+    if not isinstance(raw, dict):
+        raise RecordError(f"{where} must be a table")
+    unknown = set(raw) - set(_DEAL_KEYS)
+    if unknown:
+        raise RecordError(f"{where} has an unknown key {sorted(unknown)[0]!r}")
+    d = DealRecord()
+    actions = raw.get("actions", [])
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise RecordError(f"{where}: actions must be a list of strings")
+    d.actions = list(actions)
+    if "seed" in raw:
+        if not isinstance(raw["seed"], int) or isinstance(raw["seed"], bool):
+            raise RecordError(f"{where}: seed must be a whole number")
+        d.seed = raw["seed"]
+    if "hands" in raw:
+        hands = raw["hands"]
+        if not isinstance(hands, dict) or not all(isinstance(v, str) for v in hands.values()):
+            raise RecordError(f"{where}: hands must be a table of player = \"cards\"")
+        if set(hands) != set(players):
+            raise RecordError(f"{where}: hands must list every player's hand")
+        d.hands = dict(hands)
+    elif d.seed is None:
+        raise RecordError(f"{where} needs hands (with upcard and stock) or a seed")
+    for key in ("upcard", "stock", "dealer"):
+        if key in raw:
+            if not isinstance(raw[key], str):
+                raise RecordError(f"{where}: {key} must be a string")
+            setattr(d, key, raw[key])
+    if d.hands is not None and d.upcard is None:
+        raise RecordError(f"{where}: explicit hands need an upcard")
+    if d.dealer is not None and d.dealer not in players:
+        raise RecordError(f"{where}: dealer {d.dealer!r} is not a player")
+    if "stake" in raw:
+        d.stake = _number(raw["stake"], f"{where} stake")
+    result = raw.get("result", {})
+    if not isinstance(result, dict):
+        raise RecordError(f"{where}: [deal.result] must be a table")
+    unknown = set(result) - set(_RESULT_KEYS)
+    if unknown:
+        raise RecordError(f"{where}: unknown result key {sorted(unknown)[0]!r}")
+    if "end" in result and result["end"] not in END_KINDS:
+        raise RecordError(f"{where}: end must be one of {', '.join(END_KINDS)}")
+    if "winners" in result:
+        w = result["winners"]
+        if not isinstance(w, list) or not all(x in players for x in w):
+            raise RecordError(f"{where}: winners must be a list of players")
+    for key in ("points", "payments"):
+        if key in result:
+            result[key] = _read_by_name(result[key], players, f"{where} {key}")
+    if "illegal" in result and (not isinstance(result["illegal"], int)
+                                or not 1 <= result["illegal"] <= len(d.actions)):
+        raise RecordError(f"{where}: illegal must be the 1-based number of one of its actions")
+    d.result = result
+    return d
+
+
+def load(path: str | Path) -> Record:
+    """Read a record file."""
+    return loads(Path(path).read_text(encoding="utf-8"))
+
+
+# -- writing --------------------------------------------------------------------------------------
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | Fraction):
+        return format_number(value)
+    if isinstance(value, float):
+        return format_number(Fraction(repr(value)))
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, tuple) and value and isinstance(value[0], tuple):
+        return "{ " + ", ".join(f"{k} = {_toml_value(v)}" for k, v in value) + " }"
+    if isinstance(value, Mapping):
+        return "{ " + ", ".join(f"{k} = {_toml_value(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    raise RecordError(f"cannot write {value!r} in a record")
+
+
+def dumps(record: Record) -> str:
+    """The canonical TOML text of a record."""
+    out = [record.comment] if record.comment else []
+    out.append(f'format = "{FORMAT}"\n')
+    out.append(f"rules = {_toml_value(record.rules)}\n")
+    out.append(f"players = {_toml_value(record.players)}\n")
+    if record.options:
+        out.append("\n[options]\n")
+        out.extend(f"{k} = {_toml_value(v)}\n" for k, v in record.options.items())
+    for d in record.deals:
+        out.append("\n[[deal]]\n")
+        if d.dealer is not None:
+            out.append(f"dealer = {_toml_value(d.dealer)}\n")
+        if d.stake is not None:
+            out.append(f"stake = {format_number(d.stake)}\n")
+        if d.seed is not None:
+            out.append(f"seed = {d.seed}\n")
+        if d.hands is not None:
+            out.append(f"hands = {_toml_value(d.hands)}\n")
+        if d.upcard is not None:
+            out.append(f"upcard = {_toml_value(d.upcard)}\n")
+        if d.stock is not None:
+            out.append(f"stock = {_toml_value(d.stock)}\n")
+        if d.actions:
+            out.append("actions = [\n")
+            out.extend(f"  {_toml_value(a)},\n" for a in d.actions)
+            out.append("]\n")
+        else:
+            out.append("actions = []\n")
+        if d.result:
+            out.append("\n[deal.result]\n")
+            for key in _RESULT_KEYS:
+                if key in d.result:
+                    out.append(f"{key} = {_toml_value(d.result[key])}\n")
+    if record.totals is not None:
+        out.append("\n[match]\n")
+        out.append(f"totals = {_toml_value(record.totals)}\n")
+    return "".join(out)
+
+
+def record_of(states: Sequence[DealState], *, rules: Rules | None = None,
+              totals: Mapping[int, Fraction] | None = None, comment: str = "") -> Record:
+    """A record of one or more played deals (a match), with their results."""
+    if not states:
+        raise RecordError("a record needs at least one deal")
+    first = states[0]
+    rules = rules or first.rules
+    names = list(first.names)
+    deals = []
+    for s in states:
+        hands = {names[i]: format_cards(h) for i, h in enumerate(s.deal.hands)}
+        stock = s.stock_after_drops if s.stock_after_drops is not None else s.deal.stock
+        d = DealRecord(actions=[s.format(a) for a in s.history], hands=hands,
+                       upcard=format_cards([s.deal.upcard]), stock=format_cards(stock),
+                       dealer=names[s.dealer], stake=s.stake if s.stake != 1 else None)
+        if s.result is not None:
+            r = s.result
+            d.result = {
+                "end": r.end,
+                "winners": [names[w] for w in r.winners],
+                "points": {names[q]: v for q, v in sorted(r.points.items())},
+                "payments": {names[q]: v for q, v in sorted(r.payments.items())},
+            }
+        deals.append(d)
+    named_totals = {names[q]: v for q, v in sorted(totals.items())} if totals is not None else None
+    return Record(names, rules.preset_name, rules.overrides(), deals, named_totals, comment)
+
+
+# -- replaying and verifying ----------------------------------------------------------------------
+
+def next_dealer(state: DealState) -> int:
+    """Ruling 16: the winner deals next; of several, the first in play order after the dealer."""
+    if state.result is None or not state.result.winners:
+        return (state.dealer + 1) % state.n
+    winners = set(state.result.winners)
+    for k in range(1, state.n + 1):
+        seat = (state.dealer + k) % state.n
+        if seat in winners:
+            return seat
+    return state.dealer
+
+
+def next_stake(state: DealState) -> Fraction:
+    """The next deal's stake: doubled after a Hoola with ``hoola_doubles_next``, else 1."""
+    if state.rules.hoola_doubles_next and state.result is not None \
+            and state.result.end == "hoola":
+        return state.stake * 2
+    return Fraction(1)
+
+
+def _deal_state(record: Record, d: DealRecord, rules: Rules, dealer: int,
+                stake: Fraction) -> DealState:
+    names = record.players
+    if d.dealer is not None:
+        dealer = names.index(d.dealer)
+    if d.stake is not None:
+        stake = d.stake
+    if d.hands is None:
+        return DealState.new(rules, names, seed=d.seed, dealer=dealer, stake=stake)
+    hands = [parse_cards(d.hands[name]) for name in names]
+    upcard = parse_cards(d.upcard or "")
+    if len(upcard) != 1:
+        raise RecordError(f"upcard must be one card, not {d.upcard!r}")
+    stock = parse_cards(d.stock or "")
+    deal = Deal.explicit(rules, hands, upcard[0], stock)
+    return DealState(rules, names, deal, dealer=dealer, stake=stake,
+                     rng=random.Random(d.seed if d.seed is not None else 0))
+
+
+@dataclass
+class Verdict:
+    """The outcome of verifying one record: ``ok`` and, when not, what differs."""
+
+    name: str
+    ok: bool
+    problems: list[str] = field(default_factory=list)
+    states: list[DealState] = field(default_factory=list)
+
+    def line(self) -> str:
+        """``ok NAME`` or ``FAIL NAME: what differs``."""
+        if self.ok:
+            return f"ok {self.name}"
+        return f"FAIL {self.name}: {'; '.join(self.problems)}"
+
+
+def replay(record: Record) -> Iterator[tuple[DealRecord, DealState, list[str]]]:
+    """Play a record's deals in order; yield each deal with its final state and its problems."""
+    rules = record.make_rules()
+    names = record.players
+    dealer, stake = 0, Fraction(1)
+    for d in record.deals:
+        problems: list[str] = []
+        state = _deal_state(record, d, rules, dealer, stake)
+        illegal = d.result.get("illegal")
+        for i, text in enumerate(d.actions, 1):
+            try:
+                state.apply(parse_action(text, names))
+            except HoolaError as exc:
+                if illegal == i:
+                    break
+                problems.append(f"action {i} {text!r} refused: {exc.message} [{exc.code}]")
+                break
+            else:
+                if illegal == i:
+                    problems.append(f"action {i} {text!r} was accepted but must be refused")
+                    break
+        yield d, state, problems
+        dealer, stake = next_dealer(state), next_stake(state)
+
+
+def verify(record: Record, name: str = "record") -> Verdict:
+    """Check every deal of a record against the engine, and the match totals."""
+    verdict = Verdict(name, True)
+    totals: dict[str, Fraction] = {p: Fraction(0) for p in record.players}
+    try:
+        for i, (d, state, problems) in enumerate(replay(record), 1):
+            verdict.states.append(state)
+            prefix = f"deal {i}: " if len(record.deals) > 1 else ""
+            verdict.problems.extend(prefix + p for p in problems)
+            if problems or "illegal" in d.result:
+                continue
+            verdict.problems.extend(prefix + p for p in _compare(d, state, record.players))
+            if state.result is not None:
+                for q, v in state.result.payments.items():
+                    totals[record.players[q]] += v
+    except HoolaError as exc:
+        verdict.problems.append(f"{exc.message} [{exc.code}]")
+    if record.totals is not None and not verdict.problems:
+        for p, v in record.totals.items():
+            if totals[p] != v:
+                verdict.problems.append(f"match total of {p} is {format_number(totals[p])}, "
+                                        f"record says {format_number(v)}")
+    verdict.ok = not verdict.problems
+    return verdict
+
+
+def _compare(d: DealRecord, state: DealState, names: Sequence[str]) -> list[str]:
+    expected = d.result
+    problems: list[str] = []
+    if "end" not in expected:
+        return problems
+    r = state.result
+    if r is None:
+        return [f"play has not ended after the last action; record says end = {expected['end']}"]
+    if r.end != expected["end"]:
+        problems.append(f"end is {r.end}, record says {expected['end']}")
+    if "winners" in expected:
+        got = sorted(names[w] for w in r.winners)
+        if got != sorted(expected["winners"]):
+            problems.append(f"winners are {got}, record says {sorted(expected['winners'])}")
+    for key, actual in (("points", r.points), ("payments", r.payments)):
+        for p, v in expected.get(key, {}).items():
+            q = names.index(p)
+            if q not in actual and key == "payments" and v == 0:
+                continue
+            if q not in actual:
+                problems.append(f"{key} of {p}: not in the deal, record says {format_number(v)}")
+            elif actual[q] != v:
+                problems.append(f"{key} of {p} is {format_number(actual[q])}, record says "
+                                f"{format_number(v)}")
+    return problems
+
+
+def record_files(paths: Sequence[str | Path]) -> list[Path]:
+    """The ``.toml`` files named or found (recursively, sorted) in the folders named."""
+    files: list[Path] = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            files.extend(sorted(path.rglob("*.toml")))
+        else:
+            files.append(path)
+    return files
+
+
+def verify_path(path: Path) -> Verdict:
+    """Read and verify one record file; a file that cannot be read is a failure."""
+    name = path.name
+    try:
+        record = load(path)
+    except OSError as exc:
+        return Verdict(name, False, [f"cannot read the file: {exc.strerror}"])
+    except HoolaError as exc:
+        return Verdict(name, False, [exc.message])
+    return verify(record, name)
+
+

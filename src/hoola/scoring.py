@@ -1,0 +1,229 @@
+"""Hand points, blasts, and the settlement of a deal (rulings 13-15, docs/rulings.md).
+
+Everything is exact: amounts are ``Fraction``s, so shared wins and quarter stakes add up to zero.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from hoola.cards import SEVEN, bits
+from hoola.rules import Rules
+
+__all__ = [
+    "LoserLine",
+    "SeatShowdown",
+    "Settlement",
+    "blast_kind",
+    "blast_points",
+    "hand_points",
+    "settle",
+]
+
+END_KINDS = ("sopang", "daepang", "knock", "out", "hoola", "sevens", "stock")
+SEVEN_BITS = sum(1 << (s * 13 + SEVEN) for s in range(4))
+
+
+def _applies(setting: str, had_turn: bool) -> bool:
+    return setting == "always" or (setting == "after-turn" and had_turn)
+
+
+def hand_points(mask: int, jokers: int, rules: Rules, had_turn: bool = True) -> int:
+    """Points of a hand at the end of play (sevens ``seven_value_end``, jokers per ``joker_value``).
+
+    >>> from hoola.cards import card_mask, parse_cards
+    >>> hand_points(card_mask(parse_cards("7s Kd As")), 0, Rules.preset("pagat"))
+    28
+    """
+    total = 0
+    counted = mask
+    if rules.quad_in_hand_free:
+        for rank in range(13):
+            quad = sum(1 << (s * 13 + rank) for s in range(4))
+            if mask & quad == quad:
+                counted &= ~quad
+    for c in bits(counted):
+        rank = c % 13
+        total += rules.seven_value_end if rank == SEVEN else rules.rank_value(rank)
+    if not jokers:
+        return total
+    multiply = rules.joker_multiplier == "always" or had_turn
+    kind = rules.joker_value
+    if kind == "double":
+        return total * (2 ** jokers if multiply else 1)
+    if kind == "quintuple":
+        return total * (5 ** jokers if multiply else 1)
+    if kind == "fourteen-triple":
+        return total * (3 ** jokers if multiply else 1) + 14 * jokers
+    if kind == "twenty":
+        return total + 20 * jokers
+    if kind == "thirty":
+        return total + 30 * jokers
+    return total
+
+
+def blast_points(mask: int, rules: Rules) -> int:
+    """Points of a hand for a blast: sevens ``seven_value_blast``, jokers 0."""
+    return sum(rules.seven_value_blast if c % 13 == SEVEN else rules.rank_value(c % 13)
+               for c in bits(mask))
+
+
+def blast_kind(mask: int, jokers: int, rules: Rules) -> str | None:
+    """``"sopang"``, ``"daepang"`` or None for a seven-card hand."""
+    points = blast_points(mask, rules)
+    if points <= rules.blast_low:
+        return "sopang"
+    if rules.face_values == "ten":
+        if jokers == 0 and all(c % 13 >= 10 for c in bits(mask)):
+            return "daepang"
+        return None
+    if points >= rules.blast_high:
+        return "daepang"
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatShowdown:
+    """What scoring needs to know of one player in the deal at the end of play."""
+
+    points: int
+    sevens: int
+    melded: bool
+    had_turn: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LoserLine:
+    """How one loser's amount was reached: base stakes times the named multipliers."""
+
+    seat: int
+    base: Fraction
+    multipliers: tuple[tuple[str, int], ...]
+    amount: Fraction
+    last: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """The outcome of a deal's play: who won and who pays what (net, winners positive)."""
+
+    end: str
+    winners: tuple[int, ...]
+    points: Mapping[int, int]
+    payments: Mapping[int, Fraction]
+    losers: tuple[LoserLine, ...] = ()
+    payer: int | None = None
+    pay_all_factor: int = 1
+    notes: tuple[str, ...] = field(default=())
+
+
+def settle(rules: Rules, end: str, seats: Mapping[int, SeatShowdown], winners: Sequence[int], *,
+           stake: Fraction | int = 1, undercut_knocker: int | None = None,
+           claimed_from: int | None = None) -> Settlement:
+    """Settle a deal.
+
+    ``seats`` holds every player in the deal (dropped-out players are not in it). ``claimed_from``
+    is the discarder whose discard the winner took on the winning turn (for a going out, or the
+    online claim for a blast or four sevens); ``undercut_knocker`` the knocker who was undercut.
+    """
+    stake = Fraction(stake)
+    winner_set = set(winners)
+    losers = [s for s in seats if s not in winner_set]
+    points = {s: seat.points for s, seat in seats.items()}
+    notes: list[str] = []
+
+    def last_reason(s: int) -> str | None:
+        seat = seats[s]
+        if s == undercut_knocker:
+            return "undercut knocker"
+        if s == claimed_from:
+            return "discard claimed by the winner"
+        if not seat.melded and _applies(rules.no_meld_last, seat.had_turn):
+            return "melded nothing"
+        if rules.seven_in_hand_last and seat.sevens:
+            return "seven in hand"
+        return None
+
+    if undercut_knocker is not None and rules.undercut == "fixed":
+        penalty = Fraction(rules.undercut_penalty) * stake
+        payments = {s: (penalty if s != undercut_knocker else -penalty * (len(seats) - 1))
+                    for s in seats}
+        notes.append(f"undercut: the knocker pays {penalty} to each other player")
+        return Settlement(end, tuple(winners), points, payments, (), undercut_knocker, 1,
+                          tuple(notes))
+
+    lasts = {s: last_reason(s) for s in losers}
+    ranked = [s for s in losers if lasts[s] is None]
+    lines: list[LoserLine] = []
+    for s in losers:
+        seat = seats[s]
+        base: Fraction
+        if rules.payments == "hertzog":
+            melded_losers = [t for t in losers if seats[t].melded]
+            if not seat.melded:
+                amount = Fraction(rules.hertzog_no_meld_stake) * stake
+                lines.append(LoserLine(s, amount, (), amount, lasts[s]))
+                continue
+            worse = [t for t in melded_losers if _worse(t, s, lasts, points)]
+            base = Fraction((3, 2)[len(worse)] if len(worse) < 2 else 1)
+        elif lasts[s] is not None:
+            base = Fraction(len(winners) + len(losers) - 1)
+        else:
+            level = sum(1 for t in ranked if points[t] <= points[s])
+            base = Fraction(len(winners) + level - 1)
+        factors: list[tuple[str, int]] = []
+        if seat.sevens and _applies(rules.seven_double, seat.had_turn):
+            factors.append((f"{seat.sevens} seven{'s' if seat.sevens > 1 else ''} in hand",
+                            2 ** seat.sevens))
+        if not seat.melded and _applies(rules.no_meld_double, seat.had_turn):
+            factors.append(("melded nothing", 2))
+        if end == "hoola" and rules.hoola_multiplier != 1:
+            factors.append(("Hoola", rules.hoola_multiplier))
+        if end in ("sopang", "daepang") and rules.blast_multiplier != 1:
+            factors.append(("blast", rules.blast_multiplier))
+        if end == "sevens" and rules.sevens_multiplier != 1:
+            factors.append(("four sevens", rules.sevens_multiplier))
+        if stake != 1:
+            factors.append(("stake", stake))  # type: ignore[arg-type]
+        amount = base
+        for _, f in factors:
+            amount *= f
+        lines.append(LoserLine(s, base, tuple(factors), amount, lasts[s]))
+
+    payer: int | None = None
+    if undercut_knocker is not None:
+        payer = undercut_knocker
+    elif claimed_from is not None and claimed_from in seats:
+        if end in ("sopang", "daepang", "sevens") or rules.discarder_pays_all == "any-out" or (
+                rules.discarder_pays_all == "hoola-only" and end == "hoola"):
+            payer = claimed_from
+    payments: dict[int, Fraction] = {s: Fraction(0) for s in seats}
+    total = sum((line.amount for line in lines), Fraction(0))
+    factor = 1
+    if payer is not None and payer not in winner_set:
+        if len(seats) == 2 or rules.pay_all_doubles:
+            factor = 2
+        total *= factor
+        payments[payer] -= total
+        notes.append(f"one pays all: {payer} pays every loser's amount"
+                     + (" doubled" if factor == 2 else ""))
+    else:
+        payer = None
+        for line in lines:
+            payments[line.seat] -= line.amount
+    share = total / len(winners) if winners else Fraction(0)
+    for w in winners:
+        payments[w] += share
+    return Settlement(end, tuple(winners), points, payments, tuple(lines), payer, factor,
+                      tuple(notes))
+
+
+def _worse(t: int, s: int, lasts: Mapping[int, str | None], points: Mapping[int, int]) -> bool:
+    """Whether loser ``t`` ranks strictly below loser ``s`` (more points, or last automatically)."""
+    if lasts[t] is not None:
+        return lasts[s] is None
+    if lasts[s] is not None:
+        return False
+    return points[t] > points[s]

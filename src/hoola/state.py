@@ -1,0 +1,875 @@
+"""The engine: one deal of Hoola, from the deal to the settlement.
+
+Several players may act at once (a discard opens a claim window), so :meth:`DealState.actors` is a
+set. Every action goes through check, ask, do: :meth:`DealState.verify` raises a precise
+:class:`~hoola.errors.IllegalActionError`, :meth:`DealState.can` answers yes or no, and
+:meth:`DealState.apply` checks, applies and returns the frozen record appended to the history. A
+refused action changes nothing.
+
+>>> from hoola.rules import Rules
+>>> s = DealState.new(Rules.preset("pagat"), 4, seed=3)
+>>> s.actors()
+frozenset({0})
+>>> s.apply(Draw(0)).card is not None
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from hoola.actions import (
+    Action,
+    Add,
+    Blast,
+    Discard,
+    Draw,
+    Drop,
+    Knock,
+    NewMeld,
+    Play,
+    Sevens,
+    Take,
+    format_action,
+)
+from hoola.cards import JOKER, SEVEN, format_card, format_cards
+from hoola.deal import HAND_SIZE, Deal, complete_stock
+from hoola.errors import IllegalActionError, OutOfTurnError
+from hoola.melds import (
+    Meld,
+    MeldKind,
+    count_units,
+    extend_meld,
+    find_adds,
+    find_melds,
+    find_takes,
+    is_killed,
+    new_meld,
+)
+from hoola.rules import Rules
+from hoola.scoring import SEVEN_BITS, SeatShowdown, Settlement, blast_kind, hand_points, settle
+from hoola.views import View
+
+__all__ = ["DealState"]
+
+MAX_PLAYERS = 7
+PLAYING = 5  # players in a deal of six or seven
+
+
+def _illegal(message: str, code: str) -> IllegalActionError:
+    return IllegalActionError(message, code)
+
+
+class DealState:
+    """One deal: the table, the hands, whose turn it is, and the history of applied actions.
+
+    Build one with :meth:`new`. Seats are numbered in play order; ``names`` label them.
+    """
+
+    __slots__ = (
+        "_cache", "_public", "chose", "claimable", "compensation", "current", "deal", "dealer",
+        "discarder", "discards", "drawn", "forced_out", "had_turn", "hands", "history",
+        "hoola_turn", "in_deal", "jokers", "last_draw", "melded", "n", "names", "next_meld_id",
+        "own_meld", "phase", "result", "rng", "rules", "sevens_laid", "stake", "stock",
+        "stock_after_drops", "table", "took_from", "upcard_live",
+    )
+
+    def __init__(self, rules: Rules, names: Sequence[str], deal: Deal, *, dealer: int = 0,
+                 stake: Fraction | int = 1, rng: random.Random | None = None) -> None:
+        n = len(names)
+        if not 2 <= n <= MAX_PLAYERS:
+            raise _illegal(f"Hoola is played by 2 to 7 players, not {n}", "bad-player-count")
+        if len(deal.hands) != n:
+            raise _illegal(f"the deal has {len(deal.hands)} hands for {n} players", "bad-deal")
+        if not 0 <= dealer < n:
+            raise _illegal(f"dealer seat {dealer} is not at the table", "bad-deal")
+        self.rules = rules
+        self.names = tuple(names)
+        self.n = n
+        self.deal = deal
+        self.dealer = dealer
+        self.stake = Fraction(stake)
+        self.rng = rng if rng is not None else random.Random()
+        self.hands = [sum(1 << c for c in h if c != JOKER) for h in deal.hands]
+        self.jokers = [sum(1 for c in h if c == JOKER) for h in deal.hands]
+        self.stock = list(reversed(deal.stock))  # top of the stock at the end
+        self.discards = [deal.upcard]
+        self.table: list[Meld] = []
+        self.next_meld_id = 1
+        self.in_deal = [True] * n
+        self.chose: list[bool | None] = [None] * n
+        self.forced_out: list[int] = []
+        self.compensation: dict[int, Fraction] = {}
+        self.own_meld = [False] * n
+        self.melded = [False] * n
+        self.had_turn = [False] * n
+        self.sevens_laid = [0] * n
+        self.current = dealer
+        self.drawn = False
+        self.claimable = False
+        self.discarder = -1
+        self.upcard_live = True
+        self.hoola_turn = False
+        self.took_from: int | None = None
+        self.last_draw = False
+        self.history: list[Action] = []
+        self._public: list[Action] = []
+        self.result: Settlement | None = None
+        self.stock_after_drops: tuple[int, ...] | None = None
+        self._cache: dict[int, list[Action]] = {}
+        self.phase = "play"
+        if n > PLAYING:
+            self.phase = "choose"
+            self.current = self._next_seat(dealer)
+            self.chose[dealer] = True
+
+    @classmethod
+    def new(cls, rules: Rules, players: int | Sequence[str] = 4, *, seed: int | None = None,
+            deal: Deal | None = None, dealer: int = 0, stake: Fraction | int = 1,
+            rng: random.Random | None = None) -> DealState:
+        """A new deal for ``players`` (a count, or names), shuffled from ``seed`` unless ``deal``."""
+        names = [chr(ord("A") + i) for i in range(players)] if isinstance(players, int) \
+            else list(players)
+        rng = rng if rng is not None else random.Random(seed)
+        if deal is None:
+            deal = Deal.shuffled(rules, len(names), rng=rng)
+        return cls(rules, names, deal, dealer=dealer, stake=stake, rng=rng)
+
+    def copy(self) -> DealState:
+        """An independent copy (the random source included)."""
+        other = DealState.__new__(DealState)
+        for name in DealState.__slots__:
+            value = getattr(self, name)
+            if isinstance(value, list | dict):
+                value = value.copy()
+            setattr(other, name, value)
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other._cache = {}
+        return other
+
+    # -- who may act ----------------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        """Whether play has ended (``result`` then holds the settlement)."""
+        return self.phase == "over"
+
+    @property
+    def claim_open(self) -> bool:
+        """Whether the top discard may still be taken (the window after a discard)."""
+        return self.claimable
+
+    def actors(self) -> frozenset[int]:
+        """The seats that may act now: the player whose turn it is and any eligible claimant."""
+        if self.phase == "over":
+            return frozenset()
+        if self.phase == "choose":
+            return frozenset((self.current,))
+        return frozenset(p for p in range(self.n) if p == self.current or (
+            self.in_deal[p] and self.legal_actions(p)))
+
+    def legal_actions(self, player: int) -> list[Action]:
+        """Every action ``player`` may take now (empty when they may not act).
+
+        New melds of four or more cards are listed too (they are shorthand for a three-card meld
+        and additions). The list is the single source of truth for bots and interfaces.
+        """
+        cached = self._cache.get(player)
+        if cached is None:
+            cached = self._cache[player] = self._legal(player)
+        return list(cached)
+
+    def _legal(self, p: int) -> list[Action]:
+        rules = self.rules
+        if self.phase == "over" or not 0 <= p < self.n:
+            return []
+        if self.phase == "choose":
+            if p != self.current:
+                return []
+            forced = self._forced_choice()
+            if forced == "play":
+                return [Play(p)]
+            if forced == "drop":
+                return [Drop(p)]
+            return [Play(p), Drop(p)]
+        if not self.in_deal[p]:
+            return []
+        acts: list[Action] = []
+        mask, jokers = self.hands[p], self.jokers[p]
+        if p == self.current and not self.drawn:
+            if self._knock_problem(p) is None:
+                acts.append(Knock(p))
+            if self._blast_problem(p) is None:
+                acts.append(Blast(p))
+            if self._sevens_problem(p) is None:
+                acts.append(Sevens(p))
+            acts.append(Draw(p))
+            card = self._takeable_card(p)
+            if card is not None:
+                acts.extend(Take(p, card, w, j) for w, j in find_takes(mask, jokers, card, rules))
+                acts.extend(self._claim_purposes(p, card))
+            return self._fit_out_rules(p, acts)
+        if p == self.current:
+            for cards, joker_as in find_melds(mask, jokers, rules):
+                acts.append(NewMeld(p, cards, joker_as))
+            if rules.grouping_sevens:
+                acts.extend(self._grouping_options(p))
+            if self.own_meld[p] or not rules.lay_off_needs_own_meld:
+                for card, meld_id, joker_as in find_adds(mask, jokers, self.table, rules):
+                    acts.append(Add(p, card, on=self._target_card(meld_id, card, joker_as),
+                                    meld_id=None, joker_as=joker_as))
+            cards = [c for c in range(52) if (mask >> c) & 1] + [JOKER] * min(jokers, 1)
+            acts.extend(Discard(p, c) for c in cards)
+            if self._sevens_problem(p) is None:
+                acts.append(Sevens(p))
+            return self._fit_out_rules(p, acts)
+        if self._sevens_problem(p) is None:
+            acts.append(Sevens(p))
+        card = self._takeable_card(p)
+        if card is not None:
+            acts.extend(Take(p, card, w, j) for w, j in find_takes(mask, jokers, card, rules))
+            acts.extend(self._claim_purposes(p, card))
+        return self._fit_out_rules(p, acts)
+
+    def _fit_out_rules(self, p: int, acts: list[Action]) -> list[Action]:
+        rules = self.rules
+        if not (rules.discard_to_go_out or rules.hoola_only_out or rules.glenn_melds):
+            return acts
+        return [a for a in acts if self._check_or_none(a) is None]
+
+    def _check_or_none(self, action: Action) -> IllegalActionError | None:
+        try:
+            self._check(action)
+        except IllegalActionError as exc:
+            return exc
+        return None
+
+    def _claim_purposes(self, p: int, card: int) -> list[Action]:
+        if not self.rules.claim_for_blast_or_sevens:
+            return []
+        return [a for a in (Take(p, card, purpose="blast"), Take(p, card, purpose="sevens"))
+                if self._check_or_none(a) is None]
+
+    def _grouping_options(self, p: int) -> list[Action]:
+        held = [s * 13 + SEVEN for s in range(4) if (self.hands[p] >> (s * 13 + SEVEN)) & 1]
+        if len(held) < 2:
+            return []
+        acts: list[Action] = []
+        for meld in self.table:
+            if meld.kind == MeldKind.SEVEN:
+                for i in range(len(held)):
+                    for j in range(i + 1, len(held)):
+                        acts.append(NewMeld(p, tuple(sorted((held[i], held[j], meld.cards[0])))))
+        return acts
+
+    def _target_card(self, meld_id: int, card: int, joker_as: int | None) -> int | None:
+        meld = self._meld_by_id(meld_id)
+        naturals = meld.naturals()
+        if meld.kind != MeldKind.RUN:
+            return naturals[0]
+        face = joker_as if card == JOKER else card
+        if face is None:
+            return naturals[0]
+        # The natural card nearest the added card reads best ("add 6c on 5c").
+        return min(naturals, key=lambda c: min((c - face) % 13, (face - c) % 13))
+
+    def _takeable_card(self, p: int) -> int | None:
+        if self.phase != "play":
+            return None
+        if p == self.current and not self.drawn and self.upcard_live:
+            return self.discards[-1] if p == self.dealer and self.discards[-1] != JOKER else None
+        if not self.claimable or p == self.discarder:
+            return None
+        if p != self.current and self.rules.claims == "next-only":
+            return None
+        if p == self.current and self.drawn:
+            return None
+        return self.discards[-1]
+
+    # -- check / ask / do -----------------------------------------------------------------------
+
+    def verify(self, action: Action) -> None:
+        """Raise :class:`IllegalActionError` (or :class:`OutOfTurnError`) unless ``action`` is legal."""
+        self._check(action)
+
+    def can(self, action: Action) -> bool:
+        """Whether ``action`` is legal now."""
+        return self._check_or_none(action) is None
+
+    def apply(self, action: Action) -> Action:
+        """Check and apply ``action``; return the record appended to the history."""
+        plan = self._check(action)
+        self._cache.clear()
+        record = self._do(action, plan)
+        self.history.append(record)
+        self._public.append(Draw(record.player) if isinstance(record, Draw) else record)
+        return record
+
+    def _check(self, a: Action) -> Any:
+        p = a.player
+        if self.phase == "over":
+            raise _illegal(f"cannot {a.verb}: play has ended", "deal-over")
+        if not isinstance(p, int) or not 0 <= p < self.n:
+            raise _illegal(f"cannot {a.verb}: there is no seat {p!r}", "unknown-player")
+        who = self.names[p]
+        if self.phase == "choose":
+            if not isinstance(a, Play | Drop):
+                raise OutOfTurnError(f"{who} cannot {a.verb}: players are still choosing to play "
+                                     "or drop", "choosing")
+            if p != self.current:
+                raise OutOfTurnError(f"{who} cannot {a.verb}: it is {self.names[self.current]}'s "
+                                     "turn to choose", "out-of-turn")
+            forced = self._forced_choice()
+            if forced is not None and forced != a.verb:
+                raise _illegal(f"{who} cannot {a.verb}: {who} must {forced} (exactly five play "
+                               "each deal, the dealer always)", "forced-choice")
+            return None
+        if isinstance(a, Play | Drop):
+            raise _illegal(f"{who} cannot {a.verb}: choosing to play or drop happens only with six "
+                           "or seven players, before play", "not-choosing")
+        if not self.in_deal[p]:
+            raise OutOfTurnError(f"{who} cannot {a.verb}: {who} dropped out of this deal",
+                                 "dropped-out")
+        if isinstance(a, Sevens):
+            problem = self._sevens_problem(p)
+            if problem:
+                raise problem
+            return None
+        if isinstance(a, Take):
+            return self._check_take(a)
+        if p != self.current:
+            raise OutOfTurnError(f"{who} cannot {a.verb}: it is {self.names[self.current]}'s turn",
+                                 "out-of-turn")
+        if isinstance(a, Draw | Knock | Blast):
+            if self.drawn:
+                raise _illegal(f"{who} cannot {a.verb}: {who} has already drawn this turn "
+                               f"({a.verb} comes at the start of the turn)", "already-drawn")
+            problem = None
+            if isinstance(a, Knock):
+                problem = self._knock_problem(p)
+            elif isinstance(a, Blast):
+                problem = self._blast_problem(p)
+            elif not self.stock:
+                problem = _illegal(f"{who} cannot draw: the stock is empty", "stock-empty")
+            if problem:
+                raise problem
+            return None
+        if not self.drawn:
+            raise _illegal(f"{who} cannot {a.verb}: a turn begins by drawing (or taking the "
+                           "discard)", "must-draw-first")
+        if isinstance(a, Discard):
+            self._need_in_hand(p, (a.card,), f"discard {format_card(a.card)}")
+            if self._hand_size(p) == 1:
+                self._check_going_out(p, f"discard {format_card(a.card)}")
+            return None
+        if isinstance(a, NewMeld):
+            return self._check_meld(a)
+        if isinstance(a, Add):
+            return self._check_add(a)
+        raise _illegal(f"{who} cannot act with {a!r}: not a Hoola action", "unknown-action")
+
+    def _hand_size(self, p: int) -> int:
+        return self.hands[p].bit_count() + self.jokers[p]
+
+    def _need_in_hand(self, p: int, cards: Sequence[int], what: str) -> None:
+        jokers = sum(1 for c in cards if c == JOKER)
+        naturals = [c for c in cards if c != JOKER]
+        for c in naturals:
+            if not isinstance(c, int) or not 0 <= c < 52:
+                raise _illegal(f"cannot {what}: {c!r} is not a card", "bad-card")
+        if len(set(naturals)) != len(naturals):
+            raise _illegal(f"cannot {what}: a card is named twice", "duplicate-card")
+        for c in naturals:
+            if not (self.hands[p] >> c) & 1:
+                raise _illegal(f"cannot {what}: {self.names[p]} does not hold {format_card(c)}",
+                               "not-in-hand")
+        if jokers > self.jokers[p]:
+            raise _illegal(f"cannot {what}: {self.names[p]} does not hold "
+                           f"{'a joker' if jokers == 1 else f'{jokers} jokers'}", "not-in-hand")
+
+    def _check_going_out(self, p: int, what: str, left: int = 0) -> None:
+        """Refuse leaving ``left`` cards when the rules forbid going out that way."""
+        if left == 0 and self.rules.discard_to_go_out:
+            raise _illegal(f"cannot {what}: a player must keep a card to discard to go out "
+                           "(discard_to_go_out)", "must-discard-to-go-out")
+        if self.rules.hoola_only_out and not self.hoola_turn and left <= 1:
+            raise _illegal(f"cannot {what}: going out is allowed only with a Hoola "
+                           "(hoola_only_out)", "hoola-only-out")
+
+    def _check_take(self, a: Take) -> Any:
+        p, who = a.player, self.names[a.player]
+        card = self._takeable_card(p)
+        what = f"take {format_card(a.card)}"
+        if card is None or card != a.card:
+            top = self.discards[-1] if self.discards else None
+            if self.phase == "play" and p == self.current and self.drawn:
+                raise _illegal(f"{who} cannot {what}: {who} has already drawn this turn",
+                               "already-drawn")
+            if top is not None and top == a.card and top == JOKER:
+                raise _illegal(f"{who} cannot {what}: a discarded joker cannot be taken",
+                               "joker-dead")
+            if self.upcard_live and p != self.dealer and top == a.card:
+                raise _illegal(f"{who} cannot {what}: the upcard may be taken only by the dealer "
+                               "on the first draw", "upcard-dealer-only")
+            if self.claimable and p == self.discarder:
+                raise _illegal(f"{who} cannot {what}: a player cannot take their own discard",
+                               "own-discard")
+            if self.claimable and top == a.card and self.rules.claims == "next-only":
+                raise OutOfTurnError(f"{who} cannot {what}: only the next player may take a "
+                                     "discard (claims = next-only)", "out-of-turn")
+            if top == a.card and self.last_draw is False and not self.claimable:
+                raise _illegal(f"{who} cannot {what}: the discard can no longer be taken (the "
+                               "claim window has closed)", "window-closed")
+            raise _illegal(f"{who} cannot {what}: it is not the discard that may be taken now",
+                           "not-takeable")
+        if a.purpose is not None:
+            return self._check_claim_purpose(a)
+        if len(a.with_cards) != 2:
+            raise _illegal(f"{who} cannot {what}: a discard is taken only into a new three-card "
+                           "meld with exactly two cards from hand", "take-needs-two")
+        self._need_in_hand(p, a.with_cards, what)
+        meld = new_meld((a.card, *a.with_cards), a.joker_as, self.rules, owner=p,
+                        meld_id=self.next_meld_id)
+        left = self._hand_size(p) - 2
+        if left <= 1:
+            saved = self.hoola_turn
+            self.hoola_turn = not self.melded[p]
+            try:
+                self._check_going_out(p, what, left)
+            finally:
+                self.hoola_turn = saved
+        return meld
+
+    def _check_claim_purpose(self, a: Take) -> Any:
+        p, who, rules = a.player, self.names[a.player], self.rules
+        what = f"take {format_card(a.card)} for {a.purpose}"
+        if not rules.claim_for_blast_or_sevens:
+            raise _illegal(f"{who} cannot {what}: taking a discard for a blast or four sevens is "
+                           "an online rule (claim_for_blast_or_sevens)", "claim-purpose-off")
+        if a.purpose == "sevens":
+            if not rules.four_sevens:
+                raise _illegal(f"{who} cannot {what}: four sevens do not end play under these "
+                               "rules", "sevens-off")
+            if not self._holds_four_sevens(p, self.hands[p] | (1 << a.card), self.jokers[p]):
+                raise _illegal(f"{who} cannot {what}: {format_card(a.card)} does not complete "
+                               "four sevens in hand", "not-four-sevens")
+            return "sevens"
+        if a.purpose != "blast":
+            raise _illegal(f"{who} cannot {what}: a take is for blast or sevens", "bad-action")
+        if not rules.blasts:
+            raise _illegal(f"{who} cannot {what}: blasts are not played", "blasts-off")
+        if self.melded[p] or self._hand_size(p) != HAND_SIZE:
+            raise _illegal(f"{who} cannot {what}: a blast needs seven cards and no meld yet",
+                           "blast-after-meld")
+        mask = self.hands[p] | (1 << a.card)
+        kinds = set()
+        for c in [c for c in range(52) if (mask >> c) & 1]:
+            kind = blast_kind(mask & ~(1 << c), self.jokers[p], rules)
+            if kind:
+                kinds.add(kind)
+        if self.jokers[p] and self._hand_size(p) == HAND_SIZE:
+            # With a joker, the eighth card kept out may be the joker itself.
+            kind = blast_kind(mask, 0, rules) if mask.bit_count() == HAND_SIZE else None
+            if kind:
+                kinds.add(kind)
+        if not kinds:
+            raise _illegal(f"{who} cannot {what}: no seven of the eight cards make a blast",
+                           "not-a-blast")
+        return "sopang" if "sopang" in kinds else "daepang"
+
+    def _check_meld(self, a: NewMeld) -> Any:
+        p, what = a.player, f"meld {format_cards(a.cards)}"
+        if not a.cards:
+            raise _illegal("cannot meld: name the cards to meld", "meld-too-short")
+        grouped = self._grouped_seven(a)
+        from_hand = tuple(c for c in a.cards if grouped is None or c != grouped.cards[0])
+        self._need_in_hand(p, from_hand, what)
+        if grouped is not None:
+            meld = Meld(self.next_meld_id, p, MeldKind.SET, tuple(sorted(a.cards)),
+                        tuple(sorted(a.cards)), rank=SEVEN)
+        else:
+            meld = new_meld(a.cards, a.joker_as, self.rules, owner=p, meld_id=self.next_meld_id)
+        left = self._hand_size(p) - len(from_hand)
+        if left <= 1:
+            self._check_going_out(p, what, left)
+        return (meld, from_hand, grouped)
+
+    def _grouped_seven(self, a: NewMeld) -> Meld | None:
+        """Grouping sevens (old rule): the lone melded seven named in a three-seven meld."""
+        if not self.rules.grouping_sevens or len(a.cards) != 3:
+            return None
+        if not all(c != JOKER and c % 13 == SEVEN for c in a.cards):
+            return None
+        off_hand = [c for c in a.cards if not (self.hands[a.player] >> c) & 1]
+        if len(off_hand) != 1:
+            return None
+        for meld in self.table:
+            if meld.kind == MeldKind.SEVEN and meld.cards[0] == off_hand[0]:
+                return meld
+        return None
+
+    def _meld_by_id(self, meld_id: int) -> Meld:
+        for meld in self.table:
+            if meld.id == meld_id:
+                return meld
+        raise _illegal(f"there is no meld m{meld_id} on the table", "no-such-meld")
+
+    def _check_add(self, a: Add) -> Any:
+        p, rules = a.player, self.rules
+        name = f"JK={format_card(a.joker_as)}" if a.card == JOKER and a.joker_as is not None \
+            else format_card(a.card)
+        target = format_card(a.on) if a.on is not None else f"m{a.meld_id}"
+        what = f"add {name} on {target}"
+        if rules.lay_off_needs_own_meld and not self.own_meld[p]:
+            raise _illegal(f"cannot {what}: you have not laid down a meld of your own yet",
+                           "no-own-meld")
+        self._need_in_hand(p, (a.card,), what)
+        meld: Meld | None = None
+        if a.meld_id is not None:
+            meld = self._meld_by_id(a.meld_id)
+        elif a.on is not None:
+            meld = next((m for m in self.table if a.on in m.cards), None)
+        if meld is None:
+            raise _illegal(f"cannot {what}: no meld on the table holds {target}", "no-such-meld")
+        grown = extend_meld(meld, a.card, a.joker_as, rules)
+        left = self._hand_size(p) - 1
+        if left <= 1:
+            self._check_going_out(p, what, left)
+        return grown
+
+    def _knock_problem(self, p: int) -> IllegalActionError | None:
+        rules, who = self.rules, self.names[p]
+        if self.phase != "play" or p != self.current or self.drawn:
+            return _illegal(f"{who} cannot knock: a knock comes at the start of one's own turn",
+                            "not-turn-start")
+        if not rules.knocks:
+            return _illegal(f"{who} cannot knock: knocking is not played under these rules",
+                            "knocks-off")
+        if rules.knock_rule == "dealer-one-card":
+            if p != self.dealer or self._hand_size(p) != 1:
+                return _illegal(f"{who} cannot knock: only the dealer holding one card may stop "
+                                "the play (knock_rule = dealer-one-card)", "knock-not-allowed")
+            return None
+        limit = rules.knock_limit_for(sum(self.in_deal))
+        points = hand_points(self.hands[p], self.jokers[p], rules, True)
+        if points > limit:
+            return _illegal(f"{who} cannot knock: {points} points in hand is more than the knock "
+                            f"limit of {limit}", "knock-over-limit")
+        return None
+
+    def _blast_problem(self, p: int) -> IllegalActionError | None:
+        rules, who = self.rules, self.names[p]
+        if self.phase != "play" or p != self.current or self.drawn:
+            return _illegal(f"{who} cannot blast: a blast comes at the start of one's own turn",
+                            "not-turn-start")
+        if not rules.blasts:
+            return _illegal(f"{who} cannot blast: blasts are not played under these rules",
+                            "blasts-off")
+        if self.melded[p] or self._hand_size(p) != HAND_SIZE:
+            return _illegal(f"{who} cannot blast: a blast needs seven cards in hand and nothing "
+                            "melded", "blast-after-meld")
+        if blast_kind(self.hands[p], self.jokers[p], rules) is None:
+            from hoola.scoring import blast_points
+            points = blast_points(self.hands[p], rules)
+            return _illegal(f"{who} cannot blast: {points} points is neither at most "
+                            f"{rules.blast_low} nor a daepang", "not-a-blast")
+        return None
+
+    def _holds_four_sevens(self, p: int, mask: int, jokers: int) -> bool:
+        sevens = (mask & SEVEN_BITS).bit_count()
+        return sevens == 4 or (self.rules.joker_as_seven and sevens == 3 and jokers > 0)
+
+    def _sevens_problem(self, p: int) -> IllegalActionError | None:
+        rules, who = self.rules, self.names[p]
+        if self.phase != "play":
+            return _illegal(f"{who} cannot show four sevens now", "not-now")
+        if not rules.four_sevens:
+            return _illegal(f"{who} cannot show four sevens: they do not end play under these "
+                            "rules", "sevens-off")
+        if not self._holds_four_sevens(p, self.hands[p], self.jokers[p]):
+            return _illegal(f"{who} cannot show four sevens: {who} does not hold all four sevens "
+                            "in hand", "not-four-sevens")
+        if rules.four_sevens_timing == "turn-start" and (p != self.current or self.drawn):
+            return _illegal(f"{who} cannot show four sevens now: only at the start of one's own "
+                            "turn (four_sevens_timing = turn-start)", "not-turn-start")
+        return None
+
+    def _forced_choice(self) -> str | None:
+        playing = sum(1 for c in self.chose if c is True)
+        dropped = sum(1 for c in self.chose if c is False)
+        if playing >= PLAYING:
+            return "drop"
+        if dropped >= self.n - PLAYING:
+            return "play"
+        return None
+
+    # -- doing ----------------------------------------------------------------------------------
+
+    def _do(self, a: Action, plan: Any) -> Action:
+        p = a.player
+        if isinstance(a, Play | Drop):
+            return self._do_choice(a)
+        if isinstance(a, Draw):
+            card = self.stock.pop()
+            self._give(p, card)
+            self._begin_turn(p)
+            self.drawn = True
+            self.claimable = False
+            self.upcard_live = False
+            if not self.stock:
+                self.last_draw = True
+            return Draw(p, card)
+        if isinstance(a, Take):
+            return self._do_take(a, plan)
+        if isinstance(a, NewMeld):
+            meld, from_hand, grouped = plan
+            self._remove(p, from_hand)
+            if grouped is not None:
+                self.table.remove(grouped)
+            else:
+                self.own_meld[p] = True
+            self.melded[p] = True
+            self._lay(meld, from_hand)
+            self._after_laying(p)
+            return a
+        if isinstance(a, Add):
+            grown: Meld = plan
+            self._remove(p, (a.card,))
+            self.melded[p] = True
+            index = next(i for i, m in enumerate(self.table) if m.id == grown.id)
+            if is_killed(grown, self.rules):
+                del self.table[index]
+                self.discards[0:0] = list(grown.cards)
+            else:
+                self.table[index] = grown
+            if a.card != JOKER and a.card % 13 == SEVEN:
+                self.sevens_laid[p] += 1
+            self._after_laying(p)
+            return a
+        if isinstance(a, Discard):
+            self._remove(p, (a.card,))
+            self.discards.append(a.card)
+            if self._hand_size(p) == 0:
+                self._end_out(p)
+            elif self.last_draw:
+                self._end("stock", self._lowest(range(self.n)))
+            else:
+                self.claimable = a.card != JOKER
+                self.discarder = p
+                self.current = self._next_seat(p)
+                self.drawn = False
+            return a
+        if isinstance(a, Knock):
+            self._begin_turn(p)
+            self._end_knock(p)
+            return a
+        if isinstance(a, Blast):
+            self._begin_turn(p)
+            kind = blast_kind(self.hands[p], self.jokers[p], self.rules)
+            self._end(kind or "sopang", [p])
+            return a
+        if isinstance(a, Sevens):
+            if p == self.current and not self.drawn:
+                self._begin_turn(p)
+            self._end("sevens", [p])
+            return a
+        raise AssertionError(a)
+
+    def _do_choice(self, a: Action) -> Action:
+        p = a.player
+        forced = self._forced_choice()
+        self.chose[p] = isinstance(a, Play)
+        if isinstance(a, Drop):
+            self.in_deal[p] = False
+            if forced == "drop":
+                self.forced_out.append(p)
+        nxt = self._next_seat(p)
+        if nxt != self.dealer:
+            self.current = nxt
+            return a
+        self._finish_choosing()
+        return a
+
+    def _finish_choosing(self) -> None:
+        rules = self.rules
+        volunteers = [q for q in range(self.n) if q != self.dealer and self.chose[q] is True]
+        for d in self.forced_out:
+            units = count_units(self.hands[d], rules)
+            if units:
+                each = Fraction(rules.dropout_compensation) * units * self.stake
+                self.compensation[d] = self.compensation.get(d, Fraction(0)) + each * len(volunteers)
+                for q in volunteers:
+                    self.compensation[q] = self.compensation.get(q, Fraction(0)) - each
+        dropped = [q for q in range(self.n) if not self.in_deal[q]]
+        if self.deal.redeal == "shuffle":
+            cards = list(reversed(self.stock))
+            for q in dropped:
+                cards.extend(self._hand_cards(q))
+            self.rng.shuffle(cards)
+            final = tuple(cards)
+        else:
+            playing = [c for q in range(self.n) if self.in_deal[q] for c in self._hand_cards(q)]
+            final = complete_stock(rules, [*playing, self.deal.upcard], self.deal.stock)
+        for q in dropped:
+            self.hands[q] = 0
+            self.jokers[q] = 0
+        self.stock = list(reversed(final))
+        self.stock_after_drops = final
+        self.phase = "play"
+        self.current = self.dealer
+
+    def _do_take(self, a: Take, plan: Any) -> Action:
+        p = a.player
+        from_discarder = None if self.upcard_live else self.discarder
+        self.discards.pop()
+        self.current = p
+        self.claimable = False
+        self.upcard_live = False
+        self._begin_turn(p)
+        self.took_from = from_discarder
+        self.drawn = True
+        if a.purpose is not None:
+            self._give(p, a.card)
+            kind: str = plan
+            self._end(kind, [p], claimed_from=from_discarder)
+            return a
+        meld: Meld = plan
+        self._remove(p, a.with_cards)
+        self.own_meld[p] = True
+        self.melded[p] = True
+        self._lay(meld, (a.card, *a.with_cards))
+        self._after_laying(p)
+        return a
+
+    def _lay(self, meld: Meld, laid: Sequence[int]) -> None:
+        self.next_meld_id += 1
+        self.sevens_laid[meld.owner] += sum(1 for c in laid if c != JOKER and c % 13 == SEVEN)
+        if is_killed(meld, self.rules):
+            self.discards[0:0] = list(meld.cards)
+        else:
+            self.table.append(meld)
+
+    def _after_laying(self, p: int) -> None:
+        if self.rules.four_melded_sevens_win and self.sevens_laid[p] == 4:
+            self._end("sevens", [p])
+        elif self._hand_size(p) == 0:
+            self._end_out(p)
+
+    def _begin_turn(self, p: int) -> None:
+        self.had_turn[p] = True
+        self.hoola_turn = not self.melded[p]
+        self.took_from = None
+
+    def _give(self, p: int, card: int) -> None:
+        if card == JOKER:
+            self.jokers[p] += 1
+        else:
+            self.hands[p] |= 1 << card
+
+    def _remove(self, p: int, cards: Sequence[int]) -> None:
+        for c in cards:
+            if c == JOKER:
+                self.jokers[p] -= 1
+            else:
+                self.hands[p] &= ~(1 << c)
+
+    def _hand_cards(self, p: int) -> list[int]:
+        return [c for c in range(52) if (self.hands[p] >> c) & 1] + [JOKER] * self.jokers[p]
+
+    def _next_seat(self, p: int) -> int:
+        q = (p + 1) % self.n
+        while not self.in_deal[q] and q != p:
+            q = (q + 1) % self.n
+        return q
+
+    # -- ends -----------------------------------------------------------------------------------
+
+    def _points(self, p: int) -> int:
+        return hand_points(self.hands[p], self.jokers[p], self.rules, self.had_turn[p])
+
+    def _lowest(self, seats: Any) -> list[int]:
+        playing = [q for q in seats if self.in_deal[q]]
+        low = min(self._points(q) for q in playing)
+        return [q for q in playing if self._points(q) == low]
+
+    def _end_out(self, p: int) -> None:
+        hoola = self.hoola_turn and (not self.rules.hoola_needs_all_played or all(
+            self.had_turn[q] for q in range(self.n) if self.in_deal[q] and q != p))
+        self._end("hoola" if hoola else "out", [p], claimed_from=self.took_from)
+
+    def _end_knock(self, p: int) -> None:
+        mine = self._points(p)
+        others = [q for q in range(self.n) if self.in_deal[q] and q != p]
+        low = min(self._points(q) for q in others)
+        if mine < low:
+            self._end("knock", [p])
+        else:
+            self._end("knock", [q for q in others if self._points(q) == low], undercut=p)
+
+    def _end(self, end: str, winners: list[int], *, undercut: int | None = None,
+             claimed_from: int | None = None) -> None:
+        seats = {q: SeatShowdown(self._points(q), (self.hands[q] & SEVEN_BITS).bit_count(),
+                                 self.melded[q], self.had_turn[q])
+                 for q in range(self.n) if self.in_deal[q]}
+        result = settle(self.rules, end, seats, winners, stake=self.stake,
+                        undercut_knocker=undercut, claimed_from=claimed_from)
+        if self.compensation:
+            payments = dict(result.payments)
+            for q, amount in self.compensation.items():
+                payments[q] = payments.get(q, Fraction(0)) + amount
+            from dataclasses import replace
+            result = replace(result, payments=payments)
+        self.result = result
+        self.phase = "over"
+        self.claimable = False
+
+    # -- views and text -------------------------------------------------------------------------
+
+    def view(self, player: int) -> View:
+        """What ``player`` may know now: their own hand, the table, counts, the public history.
+
+        Other players' hands appear only once play has ended (the showdown).
+        """
+        over = self.phase == "over"
+        return View(
+            player=player,
+            names=self.names,
+            rules=self.rules,
+            dealer=self.dealer,
+            stake=self.stake,
+            phase=self.phase,
+            current=self.current,
+            drawn=self.drawn,
+            hand=tuple(self._hand_cards(player)),
+            hand_sizes=tuple(self._hand_size(q) for q in range(self.n)),
+            in_deal=tuple(self.in_deal),
+            melded=tuple(self.melded),
+            own_meld=tuple(self.own_meld),
+            had_turn=tuple(self.had_turn),
+            table=tuple(self.table),
+            discards=tuple(self.discards),
+            claimable=self._takeable_card(player),
+            discarder=self.discarder if self.claimable else None,
+            stock_size=len(self.stock),
+            history=tuple(self._public),
+            legal=tuple(self.legal_actions(player)),
+            can_pass=self.phase == "play" and not (player == self.current),
+            result=self.result,
+            hands=tuple(tuple(self._hand_cards(q)) for q in range(self.n)) if over else None,
+        )
+
+    def hand(self, player: int) -> tuple[int, ...]:
+        """The cards ``player`` holds, canonical order, jokers last."""
+        return tuple(self._hand_cards(player))
+
+    def format(self, action: Action) -> str:
+        """The notation of ``action`` with this deal's player names."""
+        return format_action(action, self.names)
+
+    def __repr__(self) -> str:
+        return (f"<DealState {self.phase} players={','.join(self.names)} "
+                f"current={self.names[self.current]} actions={len(self.history)}>")

@@ -1,0 +1,59 @@
+"""What one player may know: the view that bots, interfaces and observations receive."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from hoola.actions import Action
+from hoola.melds import Meld
+from hoola.rules import Rules
+from hoola.scoring import Settlement
+
+__all__ = ["View"]
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """A player's knowledge of a deal at one moment.
+
+    ``hand`` is the player's own hand; other hands appear in ``hands`` only after play has ended.
+    ``history`` is the public history (cards drawn from the stock are not shown). ``legal`` lists
+    what the player may do; ``can_pass`` says whether doing nothing is allowed (a claimant in a
+    claim window may let the discard go).
+    """
+
+    player: int
+    names: tuple[str, ...]
+    rules: Rules
+    dealer: int
+    stake: Fraction
+    phase: str
+    current: int
+    drawn: bool
+    hand: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    in_deal: tuple[bool, ...]
+    melded: tuple[bool, ...]
+    own_meld: tuple[bool, ...]
+    had_turn: tuple[bool, ...]
+    table: tuple[Meld, ...]
+    discards: tuple[int, ...]
+    claimable: int | None
+    discarder: int | None
+    stock_size: int
+    history: tuple[Action, ...]
+    legal: tuple[Action, ...]
+    can_pass: bool
+    result: Settlement | None
+    hands: tuple[tuple[int, ...], ...] | None = None
+
+    @property
+    def is_my_turn(self) -> bool:
+        """Whether it is this player's turn (not merely a chance to claim)."""
+        return self.phase != "over" and self.current == self.player
+
+    @property
+    def players(self) -> int:
+        """Number of seats at the table."""
+        return len(self.names)

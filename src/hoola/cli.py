@@ -55,3 +55,72 @@ def replay(file: Path) -> None:
             click.echo(line)
     except HoolaError as exc:
         raise click.ClickException(f"{file}: {exc.message}") from exc
+
+
+def parse_option_values(pairs: tuple[str, ...]) -> dict[str, object]:
+    """``key=value`` strings as rule options (values read as TOML: 10, true, "x", {2=5})."""
+    import tomllib
+
+    options: dict[str, object] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise click.BadParameter(f"{pair!r} is not key=value", param_hint="--option")
+        try:
+            options[key.strip()] = tomllib.loads(f"v = {value.strip()}")["v"]
+        except tomllib.TOMLDecodeError:
+            options[key.strip()] = value.strip()
+    return options
+
+
+@cli.command()
+@click.option("--players", "-p", default=4, show_default=True, type=click.IntRange(2, 7),
+              help="Players at the table, you included.")
+@click.option("--rules", "-r", "preset", default="pagat", show_default=True,
+              help="Rule preset: pagat, classic, rummy-rulebook, online, two-player, ...")
+@click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
+              help="Override one rule option, e.g. -o knock_limit=15 (repeatable).")
+@click.option("--seed", type=int, default=None, help="Seed for the shuffles (replayable games).")
+@click.option("--bots", default="greedy", show_default=True,
+              help="Bot kinds for the opponents, comma-separated, used in turn (random, greedy).")
+@click.option("--deals", default=1, show_default=True, type=click.IntRange(1, 1000),
+              help="Deals in the match.")
+@click.option("--name", default="You", show_default=True, help="Your name at the table.")
+@click.option("--save", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Where to save the game record (default ~/.hoola/games/).")
+def play(players: int, preset: str, options: tuple[str, ...], seed: int | None, bots: str,
+         deals: int, name: str, save: Path | None) -> None:
+    """Play Hoola in the terminal against bots."""
+    from hoola.bots import BOTS
+    from hoola.errors import HoolaError
+    from hoola.rules import Rules
+    from hoola.terminal import run_terminal_game
+
+    kinds = [b.strip() for b in bots.split(",") if b.strip()]
+    unknown = [b for b in kinds if b not in BOTS]
+    if unknown or not kinds:
+        raise click.BadParameter(f"unknown bot {unknown[0] if unknown else ''!r}; bots are "
+                                 f"{', '.join(sorted(BOTS))}", param_hint="--bots")
+    try:
+        rules = Rules.preset(preset, **parse_option_values(options))
+    except HoolaError as exc:
+        raise click.BadParameter(exc.message, param_hint="--rules/--option") from exc
+    from hoola.actions import NAME_RE
+    if not NAME_RE.match(name):
+        raise click.BadParameter("use letters, digits, _ and - only", param_hint="--name")
+    run_terminal_game(rules, players=players, bots=kinds, seed=seed, deals=deals, name=name,
+                      save=save)
+
+
+@cli.command()
+def rules() -> None:
+    """List the rule presets with their sources, and every option with its pagat value."""
+    from hoola.rules import PRESET_SOURCES, PRESETS, Rules
+
+    click.echo("Presets:")
+    for name in PRESETS:
+        changes = ", ".join(f"{k}={v}" for k, v in PRESETS[name].items()) or "(the defaults)"
+        click.echo(f"  {name}: {PRESET_SOURCES[name]}\n      {changes}")
+    click.echo("Options (pagat values):")
+    for key, value in Rules.preset("pagat").options().items():
+        click.echo(f"  {key} = {value}")

@@ -27,6 +27,7 @@ from typing import Any
 from hoola.actions import NAME_RE, parse_action
 from hoola.cards import format_cards, parse_cards
 from hoola.deal import Deal
+from hoola.match import next_dealer, next_stake
 from hoola.errors import HoolaError, RecordError
 from hoola.rules import Rules
 from hoola.scoring import END_KINDS
@@ -328,28 +329,9 @@ def record_of(states: Sequence[DealState], *, rules: Rules | None = None,
 
 # -- replaying and verifying ----------------------------------------------------------------------
 
-def next_dealer(state: DealState) -> int:
-    """Ruling 16: the winner deals next; of several, the first in play order after the dealer."""
-    if state.result is None or not state.result.winners:
-        return (state.dealer + 1) % state.n
-    winners = set(state.result.winners)
-    for k in range(1, state.n + 1):
-        seat = (state.dealer + k) % state.n
-        if seat in winners:
-            return seat
-    return state.dealer
-
-
-def next_stake(state: DealState) -> Fraction:
-    """The next deal's stake: doubled after a Hoola with ``hoola_doubles_next``, else 1."""
-    if state.rules.hoola_doubles_next and state.result is not None \
-            and state.result.end == "hoola":
-        return state.stake * 2
-    return Fraction(1)
-
-
-def _deal_state(record: Record, d: DealRecord, rules: Rules, dealer: int,
-                stake: Fraction) -> DealState:
+def deal_state_of(record: Record, d: DealRecord, rules: Rules, dealer: int,
+                  stake: Fraction) -> DealState:
+    """The deal's initial state: its explicit cards or seed, dealer and stake (given or computed)."""
     names = record.players
     if d.dealer is not None:
         dealer = names.index(d.dealer)
@@ -390,7 +372,7 @@ def replay(record: Record) -> Iterator[tuple[DealRecord, DealState, list[str]]]:
     dealer, stake = 0, Fraction(1)
     for d in record.deals:
         problems: list[str] = []
-        state = _deal_state(record, d, rules, dealer, stake)
+        state = deal_state_of(record, d, rules, dealer, stake)
         illegal = d.result.get("illegal")
         for i, text in enumerate(d.actions, 1):
             try:

@@ -35,7 +35,7 @@ from hoola.actions import (
     Take,
     format_action,
 )
-from hoola.cards import JOKER, SEVEN, format_card, format_cards
+from hoola.cards import JOKER, SEVEN, bits, format_card, format_cards
 from hoola.deal import HAND_SIZE, Deal, complete_stock
 from hoola.errors import IllegalActionError, OutOfTurnError
 from hoola.melds import (
@@ -169,8 +169,9 @@ class DealState:
             return frozenset()
         if self.phase == "choose":
             return frozenset((self.current,))
+        others = self.claimable and self.rules.claims != "next-only"
         return frozenset(p for p in range(self.n) if p == self.current or (
-            self.in_deal[p] and self.legal_actions(p)))
+            self.in_deal[p] and (others or self._may_show_sevens(p)) and self.legal_actions(p)))
 
     def legal_actions(self, player: int) -> list[Action]:
         """Every action ``player`` may take now (empty when they may not act).
@@ -201,11 +202,11 @@ class DealState:
         acts: list[Action] = []
         mask, jokers = self.hands[p], self.jokers[p]
         if p == self.current and not self.drawn:
-            if self._knock_problem(p) is None:
+            if rules.knocks and self._knock_problem(p) is None:
                 acts.append(Knock(p))
-            if self._blast_problem(p) is None:
+            if rules.blasts and not self.melded[p] and self._blast_problem(p) is None:
                 acts.append(Blast(p))
-            if self._sevens_problem(p) is None:
+            if self._may_show_sevens(p):
                 acts.append(Sevens(p))
             acts.append(Draw(p))
             card = self._takeable_card(p)
@@ -222,12 +223,14 @@ class DealState:
                 for card, meld_id, joker_as in find_adds(mask, jokers, self.table, rules):
                     acts.append(Add(p, card, on=self._target_card(meld_id, card, joker_as),
                                     meld_id=None, joker_as=joker_as))
-            cards = [c for c in range(52) if (mask >> c) & 1] + [JOKER] * min(jokers, 1)
+            cards = list(bits(mask))
+            if jokers:
+                cards.append(JOKER)
             acts.extend(Discard(p, c) for c in cards)
-            if self._sevens_problem(p) is None:
+            if self._may_show_sevens(p):
                 acts.append(Sevens(p))
             return self._fit_out_rules(p, acts)
-        if self._sevens_problem(p) is None:
+        if self._may_show_sevens(p):
             acts.append(Sevens(p))
         card = self._takeable_card(p)
         if card is not None:
@@ -583,6 +586,10 @@ class DealState:
         sevens = (mask & SEVEN_BITS).bit_count()
         return sevens == 4 or (self.rules.joker_as_seven and sevens == 3 and jokers > 0)
 
+    def _may_show_sevens(self, p: int) -> bool:
+        return self.rules.four_sevens and self._holds_four_sevens(
+            p, self.hands[p], self.jokers[p]) and self._sevens_problem(p) is None
+
     def _sevens_problem(self, p: int) -> IllegalActionError | None:
         rules, who = self.rules, self.names[p]
         if self.phase != "play":
@@ -778,7 +785,10 @@ class DealState:
                 self.hands[p] &= ~(1 << c)
 
     def _hand_cards(self, p: int) -> list[int]:
-        return [c for c in range(52) if (self.hands[p] >> c) & 1] + [JOKER] * self.jokers[p]
+        cards = list(bits(self.hands[p]))
+        if self.jokers[p]:
+            cards.extend([JOKER] * self.jokers[p])
+        return cards
 
     def _next_seat(self, p: int) -> int:
         q = (p + 1) % self.n

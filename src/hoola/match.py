@@ -1,0 +1,69 @@
+"""A match: deals in sequence, the winner dealing next, stakes doubled after a Hoola if agreed."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from fractions import Fraction
+
+from hoola.rules import Rules
+from hoola.state import DealState
+
+__all__ = ["Match", "next_dealer", "next_stake"]
+
+
+def next_dealer(state: DealState) -> int:
+    """Ruling 16: the winner deals next; of several, the first in play order after the dealer."""
+    if state.result is None or not state.result.winners:
+        return state.dealer
+    winners = set(state.result.winners)
+    for k in range(1, state.n + 1):
+        seat = (state.dealer + k) % state.n
+        if seat in winners:
+            return seat
+    return state.dealer
+
+
+def next_stake(state: DealState) -> Fraction:
+    """The next deal's stake: doubled after a Hoola with ``hoola_doubles_next``, else 1."""
+    if state.rules.hoola_doubles_next and state.result is not None \
+            and state.result.end == "hoola":
+        return state.stake * 2
+    return Fraction(1)
+
+
+class Match:
+    """Deals played one after another by the same players, with running totals.
+
+    >>> m = Match(Rules.preset("pagat"), ["A", "B", "C"], seed=1)
+    >>> m.new_deal().dealer
+    0
+    """
+
+    def __init__(self, rules: Rules, names: Sequence[str], *, seed: int | None = None) -> None:
+        self.rules = rules
+        self.names = tuple(names)
+        self.rng = random.Random(seed)
+        self.deals: list[DealState] = []
+        self.totals: dict[int, Fraction] = {q: Fraction(0) for q in range(len(names))}
+
+    def new_deal(self) -> DealState:
+        """Start the next deal (the previous one must be over)."""
+        dealer, stake = 0, Fraction(1)
+        if self.deals:
+            last = self.deals[-1]
+            if not last.is_over:
+                raise ValueError("the current deal is not over")
+            dealer, stake = next_dealer(last), next_stake(last)
+        state = DealState.new(self.rules, self.names, seed=self.rng.randrange(2**63),
+                              dealer=dealer, stake=stake)
+        self.deals.append(state)
+        return state
+
+    def finish_deal(self) -> None:
+        """Add the finished last deal's payments to the totals."""
+        last = self.deals[-1]
+        if last.result is None:
+            raise ValueError("the current deal is not over")
+        for q, v in last.result.payments.items():
+            self.totals[q] += v

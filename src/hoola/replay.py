@@ -1,0 +1,45 @@
+"""``hoola replay``: a recorded game told move by move."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from fractions import Fraction
+
+from hoola.actions import parse_action
+from hoola.cards import format_cards
+from hoola.errors import HoolaError
+from hoola.records import Record, deal_state_of, next_dealer, next_stake
+from hoola.text import describe_settlement, describe_table
+
+__all__ = ["tell"]
+
+
+def tell(record: Record) -> Iterator[str]:
+    """The lines of a replay: each deal's hands, every action with the table, the settlement."""
+    rules = record.make_rules()
+    names = record.players
+    dealer, stake = 0, Fraction(1)
+    yield f"Rules: {rules.preset_name}" + (f" with {rules.overrides()}" if rules.overrides() else "")
+    for i, d in enumerate(record.deals, 1):
+        state = deal_state_of(record, d, rules, dealer, stake)
+        yield ""
+        yield f"Deal {i}: {names[state.dealer]} deals, stake {state.stake}"
+        for q, name in enumerate(names):
+            yield f"  {name}: {format_cards(state.hand(q))}"
+        yield f"  upcard {format_cards([state.discards[-1]])}, stock {len(state.stock)} cards"
+        for k, text in enumerate(d.actions, 1):
+            try:
+                record_ = state.apply(parse_action(text, names))
+            except HoolaError as exc:
+                yield f"{k:3}. {text}  -- refused: {exc.message}"
+                break
+            shown = state.format(record_)
+            drawn = f" ({format_cards([record_.card])})" if getattr(record_, "card", None) \
+                is not None and record_.verb == "draw" else ""
+            yield f"{k:3}. {shown}{drawn}"
+            if record_.verb in ("meld", "add", "take"):
+                yield from ("       " + line.strip() for line in describe_table(state.table, names))
+        if state.result is not None:
+            yield from describe_settlement(state.result, names,
+                                           [state.hand(q) for q in range(state.n)])
+        dealer, stake = next_dealer(state), next_stake(state)

@@ -58,7 +58,14 @@ class Deal:
             if len(h) != HAND_SIZE:
                 raise IllegalActionError(f"hand {i + 1} has {len(h)} cards, not {HAND_SIZE}",
                                          "bad-deal")
-        every = [c for h in hands_t for c in h] + [upcard] + list(stock)
+        every = [c for h in hands_t for c in h] + [upcard]
+        if len(hands_t) < 6:
+            every += list(stock)
+        else:
+            # The listed stock is the stock after the drops: it may hold dropped cards.
+            listed = [c for c in stock if c != JOKER]
+            if len(set(listed)) != len(listed):
+                raise IllegalActionError("a card is listed twice in the stock", "bad-deal")
         naturals = [c for c in every if c != JOKER]
         if len(set(naturals)) != len(naturals):
             twice = sorted({c for c in naturals if naturals.count(c) > 1})

@@ -37,7 +37,7 @@ from hoola.actions import (
 )
 from hoola.cards import JOKER, SEVEN, bits, format_card, format_cards
 from hoola.deal import HAND_SIZE, Deal, complete_stock
-from hoola.errors import IllegalActionError, OutOfTurnError
+from hoola.errors import HoolaError, IllegalActionError, OutOfTurnError
 from hoola.melds import (
     Meld,
     MeldKind,
@@ -61,6 +61,28 @@ PLAYING = 5  # players in a deal of six or seven
 
 def _illegal(message: str, code: str) -> IllegalActionError:
     return IllegalActionError(message, code)
+
+
+def _is_card(c: object) -> bool:
+    return isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= JOKER
+
+
+def _check_card_fields(a: Action, who: str) -> None:
+    """Refuse an action whose card fields are not cards at all (garbage from outside)."""
+    singles = [getattr(a, name) for name in ("card", "on", "joker_as") if hasattr(a, name)]
+    many = [*getattr(a, "cards", ()), *getattr(a, "with_cards", ())]
+    if not isinstance(getattr(a, "cards", ()), tuple) or not isinstance(
+            getattr(a, "with_cards", ()), tuple):
+        raise _illegal(f"{who} cannot {a.verb}: cards must be given as a tuple", "bad-card")
+    for c in singles:
+        if c is not None and not _is_card(c):
+            raise _illegal(f"{who} cannot {a.verb}: {c!r} is not a card", "bad-card")
+    for c in many:
+        if not _is_card(c):
+            raise _illegal(f"{who} cannot {a.verb}: {c!r} is not a card", "bad-card")
+    meld_id = getattr(a, "meld_id", None)
+    if meld_id is not None and (not isinstance(meld_id, int) or isinstance(meld_id, bool)):
+        raise _illegal(f"{who} cannot {a.verb}: {meld_id!r} is not a meld number", "bad-action")
 
 
 class DealState:
@@ -244,10 +266,10 @@ class DealState:
             return acts
         return [a for a in acts if self._check_or_none(a) is None]
 
-    def _check_or_none(self, action: Action) -> IllegalActionError | None:
+    def _check_or_none(self, action: Action) -> HoolaError | None:
         try:
             self._check(action)
-        except IllegalActionError as exc:
+        except HoolaError as exc:
             return exc
         return None
 
@@ -319,6 +341,7 @@ class DealState:
         if not isinstance(p, int) or not 0 <= p < self.n:
             raise _illegal(f"cannot {a.verb}: there is no seat {p!r}", "unknown-player")
         who = self.names[p]
+        _check_card_fields(a, who)
         if self.phase == "choose":
             if not isinstance(a, Play | Drop):
                 raise OutOfTurnError(f"{who} cannot {a.verb}: players are still choosing to play "
@@ -330,6 +353,14 @@ class DealState:
             if forced is not None and forced != a.verb:
                 raise _illegal(f"{who} cannot {a.verb}: {who} must {forced} (exactly five play "
                                "each deal, the dealer always)", "forced-choice")
+            if self.deal.redeal == "listed" and self._next_seat(p) == self.dealer:
+                playing = {c for q in range(self.n) if q == p and isinstance(a, Play) or (
+                    q != p and self.chose[q] is True) for c in self._hand_cards(q)}
+                clash = [c for c in self.deal.stock if c != JOKER and
+                         (c in playing or c == self.deal.upcard)]
+                if clash:
+                    raise _illegal(f"the listed stock holds {format_card(clash[0])}, which is in "
+                                   "a playing hand or is the upcard", "bad-deal")
             return None
         if isinstance(a, Play | Drop):
             raise _illegal(f"{who} cannot {a.verb}: choosing to play or drop happens only with six "
@@ -366,8 +397,9 @@ class DealState:
                            "discard)", "must-draw-first")
         if isinstance(a, Discard):
             self._need_in_hand(p, (a.card,), f"discard {format_card(a.card)}")
-            if self._hand_size(p) == 1:
-                self._check_going_out(p, f"discard {format_card(a.card)}")
+            if self._hand_size(p) == 1 and self.rules.hoola_only_out and not self.hoola_turn:
+                raise _illegal(f"cannot discard {format_card(a.card)}: going out is allowed only "
+                               "with a Hoola (hoola_only_out)", "hoola-only-out")
             return None
         if isinstance(a, NewMeld):
             return self._check_meld(a)

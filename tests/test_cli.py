@@ -1,0 +1,143 @@
+"""The command line as a user meets it: verify, replay, rules, play (a real process, piped input)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from hoola.cli import cli
+from hoola.records import load, verify
+
+ROOT = Path(__file__).resolve().parent.parent
+CONFORMANCE = ROOT.parent / "shared" / "conformance"
+OWN = ROOT / "tests" / "records"
+
+GOOD = """format = "hoola-record/1"
+rules = "pagat"
+players = ["A", "B", "C", "D"]
+
+[[deal]]
+hands = { A = "As Ah Ad Ac 2s 2h 2d", B = "3s 4s 5s 6s 8s 9s Ts", C = "3h 4h 5h 6h 8h 9h Th", D = "3d 4d 5d 6d 8d 9d Td" }
+upcard = "Kc"
+stock = "Qc Jc"
+actions = ["A knock"]
+
+[deal.result]
+end = "knock"
+winners = ["A"]
+payments = { A = 9, B = -3, C = -3, D = -3 }
+"""
+
+
+def test_verify_passes_on_the_public_conformance_records() -> None:
+    result = CliRunner().invoke(cli, ["verify", str(CONFORMANCE)])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert len(lines) == len(list(CONFORMANCE.glob("*.toml")))
+    assert all(line.startswith("ok ") for line in lines)
+
+
+def test_verify_passes_on_the_projects_own_records() -> None:
+    files = sorted(OWN.glob("*.toml"))
+    assert len(files) >= 60
+    result = CliRunner().invoke(cli, ["verify", str(OWN)])
+    assert result.exit_code == 0, "\n".join(
+        line for line in result.output.splitlines() if not line.startswith("ok "))
+
+
+def test_verify_reports_a_wrong_payment_and_exits_1(tmp_path: Path) -> None:
+    good = tmp_path / "good.toml"
+    good.write_text(GOOD)
+    bad = tmp_path / "bad.toml"
+    bad.write_text(GOOD.replace("A = 9, B = -3", "A = 8, B = -2"))
+    result = CliRunner().invoke(cli, ["verify", str(good), str(bad)])
+    assert result.exit_code == 1
+    assert "ok good.toml" in result.output
+    assert "FAIL bad.toml: payments of A is 9, record says 8" in result.output
+
+
+def test_verify_json_report(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(GOOD.replace('end = "knock"', 'end = "stock"'))
+    result = CliRunner().invoke(cli, ["verify", "--json", str(bad)])
+    assert result.exit_code == 1
+    report = json.loads(result.output)
+    assert report["failed"] == 1 and report["passed"] == 0
+    assert report["records"][0]["problems"] == ["end is knock, record says stock"]
+
+
+def test_verify_malformed_record_is_a_clear_failure(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.toml"
+    broken.write_text('format = "hoola-record/1"\nplayers = ["A", "B"]\n[[deal]]\nactions = [1]\n')
+    result = CliRunner().invoke(cli, ["verify", str(broken)])
+    assert result.exit_code == 1
+    assert "FAIL broken.toml:" in result.output and "actions must be a list of strings" \
+        in result.output
+
+
+def test_replay_tells_the_deal() -> None:
+    path = CONFORMANCE / "going-out-with-doubles.toml"
+    result = CliRunner().invoke(cli, ["replay", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "14. A add 6c on 5c" in result.output
+    assert "C owes 8: rank pays 2, x4 2 sevens in hand" in result.output
+    assert result.output.rstrip().endswith("Payments: A +15, B -6, C -8, D -1")
+
+
+def test_rules_lists_presets() -> None:
+    result = CliRunner().invoke(cli, ["rules"])
+    assert result.exit_code == 0
+    for name in ("pagat", "classic", "rummy-rulebook", "online", "two-player"):
+        assert f"  {name}: " in result.output
+
+
+def test_play_rejects_unknown_preset_and_bot() -> None:
+    runner = CliRunner()
+    result = runner.invoke(cli, ["play", "--rules", "nope"])
+    assert result.exit_code == 2 and "unknown preset 'nope'" in result.output
+    result = runner.invoke(cli, ["play", "--bots", "chess"])
+    assert result.exit_code == 2 and "unknown bot 'chess'" in result.output
+
+
+def run_play(args: list[str], tmp_path: Path, answers: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "HOME": str(tmp_path)}
+    return subprocess.run([sys.executable, "-m", "hoola", "play", *args], input=answers,
+                          capture_output=True, text=True, env=env, timeout=120, check=False)
+
+
+def test_play_a_whole_deal_in_a_real_process(tmp_path: Path) -> None:
+    save = tmp_path / "game.toml"
+    # Always the first listed move (ends play when possible, else melds first) and claims taken.
+    done = run_play(["--seed", "11", "--players", "3", "--save", str(save)], tmp_path,
+                    "1\n" * 400)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Your hand:" in out and "Stock:" in out and "Opponents:" in out
+    assert "Play ended by" in out and "Payments:" in out
+    assert f"Game saved to {save}" in out
+    record = load(save)
+    assert record.deals[0].result.get("end")
+    assert verify(record).ok
+
+
+def test_play_quit_saves_an_unfinished_game_that_verifies(tmp_path: Path) -> None:
+    done = run_play(["--seed", "2", "--rules", "classic", "-o", "knock_limit=5"], tmp_path,
+                    "h\ns\nq\n")
+    assert done.returncode == 0, done.stderr
+    assert "You left the game." in done.stdout
+    saved = list((tmp_path / ".hoola" / "games").glob("*.toml"))
+    assert len(saved) == 1
+    record = load(saved[0])
+    assert record.options == {"knock_limit": 5} and record.rules == "classic"
+    assert verify(record).ok
+
+
+def test_play_refuses_a_typed_illegal_move_and_goes_on(tmp_path: Path) -> None:
+    done = run_play(["--seed", "4"], tmp_path, "discard 2c\nmeld Qs Qh\nq\n")
+    assert done.returncode == 0
+    assert done.stdout.count("That move is not allowed now") == 2

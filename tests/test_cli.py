@@ -1,4 +1,4 @@
-"""The command line as a user meets it: verify, replay, rules, play (a real process, piped input)."""
+"""The command line as a user meets it: verify, replay, rules, and play in a real process."""
 
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ rules = "pagat"
 players = ["A", "B", "C", "D"]
 
 [[deal]]
-hands = { A = "As Ah Ad Ac 2s 2h 2d", B = "3s 4s 5s 6s 8s 9s Ts", C = "3h 4h 5h 6h 8h 9h Th", D = "3d 4d 5d 6d 8d 9d Td" }
+hands = { A = "As Ah Ad Ac 2s 2h 2d", B = "3s 4s 5s 6s 8s 9s Ts", \
+C = "3h 4h 5h 6h 8h 9h Th", D = "3d 4d 5d 6d 8d 9d Td" }
 upcard = "Kc"
 stock = "Qc Jc"
 actions = ["A knock"]

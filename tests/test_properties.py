@@ -1,4 +1,4 @@
-"""Invariants over random games (Hypothesis): conservation, zero-sum, legality, no leaks, records."""
+"""Invariants over random games (Hypothesis): conservation, zero-sum, legality, no leaks."""
 
 from __future__ import annotations
 

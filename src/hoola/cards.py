@@ -42,7 +42,7 @@ SEVEN = 6  # rank index of the seven
 _SUIT_ALIASES = {"s": 0, "h": 1, "d": 2, "c": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3,
                  "♤": 0, "♡": 1, "♢": 2, "♧": 3}
 _RANK_ALIASES = {r.lower(): i for i, r in enumerate(RANKS)} | {"10": 9, "1": 0}
-_NAMES = tuple(r + s for s in SUITS for r in RANKS) + ("JK",)
+_NAMES = (*(r + s for s in SUITS for r in RANKS), "JK")
 
 
 def make_card(rank: int, suit: int) -> int:

@@ -38,7 +38,7 @@ class Deal:
     @classmethod
     def shuffled(cls, rules: Rules, players: int, *, seed: int | None = None,
                  rng: random.Random | None = None) -> Deal:
-        """A random deal from ``seed`` (or ``rng``): seven cards each, one upcard, the rest stock."""
+        """A random deal from ``seed`` (or ``rng``): seven cards each, an upcard, the stock."""
         rng = rng if rng is not None else random.Random(seed)
         deck = list(range(52)) + [JOKER] * rules.jokers
         rng.shuffle(deck)
@@ -80,7 +80,8 @@ class Deal:
         return cls(hands_t, upcard, full, "listed")
 
 
-def complete_stock(rules: Rules, elsewhere: Sequence[int], listed: Sequence[int]) -> tuple[int, ...]:
+def complete_stock(rules: Rules, elsewhere: Sequence[int],
+                   listed: Sequence[int]) -> tuple[int, ...]:
     """``listed`` followed by every card not ``elsewhere`` nor listed, in canonical order."""
     used = set(c for c in elsewhere if c != JOKER) | set(c for c in listed if c != JOKER)
     jokers_left = rules.jokers - sum(1 for c in (*elsewhere, *listed) if c == JOKER)

@@ -1,7 +1,7 @@
 """One exception family for everything the engine refuses.
 
-Every error has a stable ``code`` (a short kebab-case string a server can pass on) and a one-sentence
-message that names the input and the rule broken.
+Every error has a stable ``code`` (a short kebab-case string a server can pass on) and a
+one-sentence message that names the input and the rule broken.
 """
 
 from __future__ import annotations

@@ -232,18 +232,15 @@ def extend_meld(meld: Meld, card: int, joker_as: int | None, rules: Rules) -> Me
         if face >= 0 and (face % 13 != meld.rank or face // 13 in taken):
             raise _illegal(f"cannot add {name} on m{meld.id}: a set takes only a missing card of "
                            "its rank", "does-not-fit")
-        faces = meld.faces
-        if card != JOKER and meld.has_joker and faces[meld.cards.index(JOKER)] < 0 \
-                and len(meld.cards) == 3:
-            pass  # the unnamed joker now stands for the one suit left; nothing to record
-        return replace(meld, cards=(*meld.cards, card), faces=(*faces, face))
+        return replace(meld, cards=(*meld.cards, card), faces=(*meld.faces, face))
     if meld.kind == MeldKind.SEVEN:
         suit = meld.suit
         allowed = {make_card(SEVEN - 1, suit): -1, make_card(SEVEN + 1, suit): 1}
-        face = card if card != JOKER else joker_as
-        if face is None:
+        named = card if card != JOKER else joker_as
+        if named is None:
             raise _illegal("cannot add JK on a lone seven without naming it (JK=6x or JK=8x)",
                            "joker-unnamed")
+        face = named
         if face not in allowed:
             raise _illegal(f"cannot add {name} on m{meld.id}: a lone seven takes only the 6 or 8 "
                            "of its suit", "does-not-fit")

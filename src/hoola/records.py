@@ -27,8 +27,8 @@ from typing import Any
 from hoola.actions import NAME_RE, parse_action
 from hoola.cards import format_cards, parse_cards
 from hoola.deal import Deal
-from hoola.match import next_dealer, next_stake
 from hoola.errors import HoolaError, RecordError
+from hoola.match import next_dealer, next_stake
 from hoola.rules import Rules
 from hoola.scoring import END_KINDS
 from hoola.state import DealState
@@ -331,7 +331,7 @@ def record_of(states: Sequence[DealState], *, rules: Rules | None = None,
 
 def deal_state_of(record: Record, d: DealRecord, rules: Rules, dealer: int,
                   stake: Fraction) -> DealState:
-    """The deal's initial state: its explicit cards or seed, dealer and stake (given or computed)."""
+    """The deal's first state: its cards or seed, its dealer and stake (given or computed)."""
     names = record.players
     if d.dealer is not None:
         dealer = names.index(d.dealer)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from fractions import Fraction
 
-from hoola.actions import parse_action
+from hoola.actions import Draw, parse_action
 from hoola.cards import format_cards
 from hoola.errors import HoolaError
 from hoola.records import Record, deal_state_of, next_dealer, next_stake
@@ -19,7 +19,8 @@ def tell(record: Record) -> Iterator[str]:
     rules = record.make_rules()
     names = record.players
     dealer, stake = 0, Fraction(1)
-    yield f"Rules: {rules.preset_name}" + (f" with {rules.overrides()}" if rules.overrides() else "")
+    changes = rules.overrides()
+    yield f"Rules: {rules.preset_name}" + (f" with {changes}" if changes else "")
     for i, d in enumerate(record.deals, 1):
         state = deal_state_of(record, d, rules, dealer, stake)
         yield ""
@@ -34,8 +35,8 @@ def tell(record: Record) -> Iterator[str]:
                 yield f"{k:3}. {text}  -- refused: {exc.message}"
                 break
             shown = state.format(record_)
-            drawn = f" ({format_cards([record_.card])})" if getattr(record_, "card", None) \
-                is not None and record_.verb == "draw" else ""
+            drawn = f" ({format_cards([record_.card])})" \
+                if isinstance(record_, Draw) and record_.card is not None else ""
             yield f"{k:3}. {shown}{drawn}"
             if record_.verb in ("meld", "add", "take"):
                 yield from ("       " + line.strip() for line in describe_table(state.table, names))

@@ -148,10 +148,10 @@ def settle(rules: Rules, end: str, seats: Mapping[int, SeatShowdown], winners: S
 
     if undercut_knocker is not None and rules.undercut == "fixed":
         penalty = Fraction(rules.undercut_penalty) * stake
-        payments = {s: (penalty if s != undercut_knocker else -penalty * (len(seats) - 1))
-                    for s in seats}
+        fixed = {s: (penalty if s != undercut_knocker else -penalty * (len(seats) - 1))
+                 for s in seats}
         notes.append(f"undercut: the knocker pays {penalty} to each other player")
-        return Settlement(end, tuple(winners), points, payments, (), undercut_knocker, 1,
+        return Settlement(end, tuple(winners), points, fixed, (), undercut_knocker, 1,
                           tuple(notes))
 
     lasts = {s: last_reason(s) for s in losers}
@@ -195,11 +195,11 @@ def settle(rules: Rules, end: str, seats: Mapping[int, SeatShowdown], winners: S
     payer: int | None = None
     if undercut_knocker is not None:
         payer = undercut_knocker
-    elif claimed_from is not None and claimed_from in seats:
-        if end in ("sopang", "daepang", "sevens") or rules.discarder_pays_all == "any-out" or (
-                rules.discarder_pays_all == "hoola-only" and end == "hoola"):
-            payer = claimed_from
-    payments: dict[int, Fraction] = {s: Fraction(0) for s in seats}
+    elif claimed_from is not None and claimed_from in seats and (
+            end in ("sopang", "daepang", "sevens") or rules.discarder_pays_all == "any-out"
+            or (rules.discarder_pays_all == "hoola-only" and end == "hoola")):
+        payer = claimed_from
+    payments = {s: Fraction(0) for s in seats}
     total = sum((line.amount for line in lines), Fraction(0))
     factor = 1
     if payer is not None and payer not in winner_set:

@@ -152,7 +152,7 @@ class DealState:
     def new(cls, rules: Rules, players: int | Sequence[str] = 4, *, seed: int | None = None,
             deal: Deal | None = None, dealer: int = 0, stake: Fraction | int = 1,
             rng: random.Random | None = None) -> DealState:
-        """A new deal for ``players`` (a count, or names), shuffled from ``seed`` unless ``deal``."""
+        """A new deal for ``players`` (a count, or names), from ``seed`` unless ``deal`` is given."""
         names = [chr(ord("A") + i) for i in range(players)] if isinstance(players, int) \
             else list(players)
         rng = rng if rng is not None else random.Random(seed)
@@ -245,10 +245,10 @@ class DealState:
                 for card, meld_id, joker_as in find_adds(mask, jokers, self.table, rules):
                     acts.append(Add(p, card, on=self._target_card(meld_id, card, joker_as),
                                     meld_id=None, joker_as=joker_as))
-            cards = list(bits(mask))
+            hand = list(bits(mask))
             if jokers:
-                cards.append(JOKER)
-            acts.extend(Discard(p, c) for c in cards)
+                hand.append(JOKER)
+            acts.extend(Discard(p, c) for c in hand)
             if self._may_show_sevens(p):
                 acts.append(Sevens(p))
             return self._fit_out_rules(p, acts)
@@ -318,7 +318,7 @@ class DealState:
     # -- check / ask / do -----------------------------------------------------------------------
 
     def verify(self, action: Action) -> None:
-        """Raise :class:`IllegalActionError` (or :class:`OutOfTurnError`) unless ``action`` is legal."""
+        """Raise :class:`IllegalActionError` (:class:`OutOfTurnError`) unless ``action`` is legal."""
         self._check(action)
 
     def can(self, action: Action) -> bool:
@@ -354,7 +354,7 @@ class DealState:
                 raise _illegal(f"{who} cannot {a.verb}: {who} must {forced} (exactly five play "
                                "each deal, the dealer always)", "forced-choice")
             if self.deal.redeal == "listed" and self._next_seat(p) == self.dealer:
-                playing = {c for q in range(self.n) if q == p and isinstance(a, Play) or (
+                playing = {c for q in range(self.n) if (q == p and isinstance(a, Play)) or (
                     q != p and self.chose[q] is True) for c in self._hand_cards(q)}
                 clash = [c for c in self.deal.stock if c != JOKER and
                          (c in playing or c == self.deal.upcard)]
@@ -740,7 +740,8 @@ class DealState:
             units = count_units(self.hands[d], rules)
             if units:
                 each = Fraction(rules.dropout_compensation) * units * self.stake
-                self.compensation[d] = self.compensation.get(d, Fraction(0)) + each * len(volunteers)
+                gain = each * len(volunteers)
+                self.compensation[d] = self.compensation.get(d, Fraction(0)) + gain
                 for q in volunteers:
                     self.compensation[q] = self.compensation.get(q, Fraction(0)) - each
         dropped = [q for q in range(self.n) if not self.in_deal[q]]
@@ -899,7 +900,7 @@ class DealState:
             stock_size=len(self.stock),
             history=tuple(self._public),
             legal=tuple(self.legal_actions(player)),
-            can_pass=self.phase == "play" and not (player == self.current),
+            can_pass=self.phase == "play" and player != self.current,
             result=self.result,
             hands=tuple(tuple(self._hand_cards(q)) for q in range(self.n)) if over else None,
         )

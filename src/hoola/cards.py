@@ -23,6 +23,7 @@ __all__ = [
     "SUITS",
     "bits",
     "card_mask",
+    "cards_of",
     "format_card",
     "format_cards",
     "is_joker",
@@ -103,6 +104,23 @@ def card_mask(cards: Iterable[int]) -> int:
         if c != JOKER:
             m |= 1 << c
     return m
+
+
+_SUIT_CARDS: dict[int, tuple[int, ...]] = {}
+
+
+def cards_of(mask: int) -> list[int]:
+    """The cards of a mask in canonical order, as a list (table lookups per suit: the hot path)."""
+    out: list[int] = []
+    for base in (0, 13, 26, 39):
+        pattern = (mask >> base) & 0x1FFF
+        if pattern:
+            key = (base << 13) | pattern
+            cards = _SUIT_CARDS.get(key)
+            if cards is None:
+                cards = _SUIT_CARDS[key] = tuple(base + r for r in range(13) if (pattern >> r) & 1)
+            out.extend(cards)
+    return out
 
 
 def bits(mask: int) -> Iterator[int]:

@@ -284,51 +284,43 @@ def is_killed(meld: Meld, rules: Rules) -> bool:
 MeldOption = tuple[tuple[int, ...], int | None]
 
 
-def find_melds(mask: int, jokers: int, rules: Rules) -> list[MeldOption]:
-    """Every new meld the hand (``mask`` of naturals, ``jokers`` count) can lay down.
+def _column(mask: int, rank: int) -> int:
+    """The four suits' bits of one rank in a mask, as a 4-bit number."""
+    return ((mask >> rank) & 1) | ((mask >> (rank + 12)) & 2) | ((mask >> (rank + 24)) & 4) \
+        | ((mask >> (rank + 36)) & 8)
 
-    Each is ``(cards, joker_as)`` with cards in meld order; sets with a joker leave it unnamed.
-    """
+
+_MeldKey = tuple[bool, int, bool, int]
+_SUIT_MELDS: dict[tuple[int, int, _MeldKey], tuple[MeldOption, ...]] = {}
+_RANK_SETS: dict[tuple[int, int, _MeldKey], tuple[MeldOption, ...]] = {}
+
+
+def _suit_melds(suit: int, pattern: int, key: _MeldKey) -> tuple[MeldOption, ...]:
+    """Lone sevens and runs within one suit's 13-bit pattern (memoised: hands repeat patterns)."""
+    cached = _SUIT_MELDS.get((suit, pattern, key))
+    if cached is not None:
+        return cached
+    wrap, limit, _, jokers = key
+    base = suit * 13
     found: list[MeldOption] = []
-    limit = 4 if rules.glenn_melds else 13
-    for suit in range(4):
-        base = suit * 13
-        if (mask >> (base + SEVEN)) & 1:
-            found.append(((base + SEVEN,), None))
-    for rank in range(13):
-        held = [s * 13 + rank for s in range(4) if (mask >> (s * 13 + rank)) & 1]
-        k = len(held)
-        if k + min(jokers, 1) < 3:
-            continue
-        top = 3 if rank == SEVEN and not rules.seven_set_extend else 4
-        for size in range(3, min(k, top) + 1):
-            for combo in combinations(held, size):
-                found.append((combo, None))
-        if jokers:
-            for size in range(2, min(k, top - 1) + 1):
-                for combo in combinations(held, size):
-                    found.append(((*combo, JOKER), None))
-    span = 13 if rules.wrap_runs else 14
-    for suit in range(4):
-        base = suit * 13
-        suit_bits = (mask >> base) & 0x1FFF
-        if suit_bits.bit_count() + min(jokers, 1) < 3:
-            continue
-        have = [(suit_bits >> (p % 13)) & 1 for p in range(span)]
-        starts = range(13) if rules.wrap_runs else range(14)
-        for start in starts:
+    if (pattern >> SEVEN) & 1:
+        found.append(((base + SEVEN,), None))
+    if pattern.bit_count() + jokers >= 3:
+        span = 13 if wrap else 14
+        have = [(pattern >> (p % 13)) & 1 for p in range(span)]
+        for start in range(13 if wrap else 14):
             missing = -1
             for length in range(1, min(13, limit) + 1):
                 p = start + length - 1
-                if not rules.wrap_runs and p > 13:
+                if not wrap and p > 13:
                     break
-                if not have[p % span if rules.wrap_runs else p]:
+                if not have[p % span if wrap else p]:
                     if missing >= 0 or not jokers:
                         break
                     missing = p
                 if length < 3:
                     continue
-                if rules.wrap_runs and length == 13 and start != 0:
+                if wrap and length == 13 and start != 0:
                     break
                 positions = range(start, start + length)
                 if missing < 0:
@@ -336,28 +328,89 @@ def find_melds(mask: int, jokers: int, rules: Rules) -> list[MeldOption]:
                 else:
                     found.append((tuple(JOKER if q == missing else base + q % 13
                                         for q in positions), base + missing % 13))
+    result = _SUIT_MELDS[(suit, pattern, key)] = tuple(found)
+    return result
+
+
+def _rank_sets(rank: int, column: int, key: _MeldKey) -> tuple[MeldOption, ...]:
+    """The sets one rank's held suits make (memoised)."""
+    cached = _RANK_SETS.get((rank, column, key))
+    if cached is not None:
+        return cached
+    _, _, seven_set_extend, jokers = key
+    held = [s * 13 + rank for s in range(4) if (column >> s) & 1]
+    k = len(held)
+    found: list[MeldOption] = []
+    top = 3 if rank == SEVEN and not seven_set_extend else 4
+    for size in range(3, min(k, top) + 1):
+        found.extend((combo, None) for combo in combinations(held, size))
+    if jokers:
+        for size in range(2, min(k, top - 1) + 1):
+            found.extend(((*combo, JOKER), None) for combo in combinations(held, size))
+    result = _RANK_SETS[(rank, column, key)] = tuple(found)
+    return result
+
+
+def find_melds(mask: int, jokers: int, rules: Rules) -> list[MeldOption]:
+    """Every new meld the hand (``mask`` of naturals, ``jokers`` count) can lay down.
+
+    Each is ``(cards, joker_as)`` with cards in meld order; sets with a joker leave it unnamed.
+    """
+    key = (rules.wrap_runs, 4 if rules.glenn_melds else 13, rules.seven_set_extend,
+           1 if jokers else 0)
+    found: list[MeldOption] = []
+    for suit in range(4):
+        pattern = (mask >> (suit * 13)) & 0x1FFF
+        if pattern:
+            found.extend(_suit_melds(suit, pattern, key))
+    s0, s1, s2, s3 = mask & 0x1FFF, (mask >> 13) & 0x1FFF, (mask >> 26) & 0x1FFF, mask >> 39
+    if jokers:
+        ranks = (s0 & (s1 | s2 | s3)) | (s1 & (s2 | s3)) | (s2 & s3)
+    else:
+        ranks = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
+    while ranks:
+        low = ranks & -ranks
+        rank = low.bit_length() - 1
+        ranks ^= low
+        found.extend(_rank_sets(rank, _column(mask, rank), key))
     return found
 
 
-def find_takes(mask: int, jokers: int, card: int, rules: Rules) -> list[tuple[tuple[int, int],
-                                                                             int | None]]:
+TakeOption = tuple[tuple[int, ...], int | None]
+_TAKES: dict[tuple[int, int, int, int, bool], tuple[TakeOption, ...]] = {}
+
+
+def find_takes(mask: int, jokers: int, card: int, rules: Rules) -> list[TakeOption]:
     """The ways to take ``card`` into a new three-card meld with two cards from the hand."""
     if card == JOKER:
         return []
     rank, suit = card % 13, card // 13
-    options: list[tuple[tuple[int, int], int | None]] = []
+    j = 1 if jokers else 0
+    pattern = (mask >> (suit * 13)) & 0x1FFF
+    # Only the two ranks either side of the card matter for its runs (cyclically).
+    window = ((pattern | (pattern << 13)) >> ((rank - 2) % 13)) & 0x1F
+    key = (card, window, _column(mask, rank), j, rules.wrap_runs)
+    cached = _TAKES.get(key)
+    if cached is None:
+        cached = _TAKES[key] = tuple(_takes(mask & ~(1 << card), j, card, rules.wrap_runs))
+    return list(cached)
+
+
+def _takes(mask: int, jokers: int, card: int, wrap: bool) -> list[TakeOption]:
+    rank, suit = card % 13, card // 13
+    options: list[TakeOption] = []
     held = [s * 13 + rank for s in range(4) if s != suit and (mask >> (s * 13 + rank)) & 1]
     for pair in combinations(held, 2):
         options.append((pair, None))
     if jokers:
         for c in held:
             options.append(((c, JOKER), None))
-    positions = [rank] if rules.wrap_runs or rank != 0 else [0, 13]
+    positions = [rank] if wrap or rank != 0 else [0, 13]
     seen: set[tuple[int, ...]] = set()
     for p in positions:
         for lo in (p - 2, p - 1, p):
             window = [lo, lo + 1, lo + 2]
-            if not rules.wrap_runs and (lo < 0 or lo + 2 > 13):
+            if not wrap and (lo < 0 or lo + 2 > 13):
                 continue
             others = [make_card(q % 13, suit) for q in window if q != p]
             key = tuple(sorted(others))

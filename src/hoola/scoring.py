@@ -26,6 +26,25 @@ END_KINDS = ("sopang", "daepang", "knock", "out", "hoola", "sevens", "stock")
 SEVEN_BITS = sum(1 << (s * 13 + SEVEN) for s in range(4))
 
 
+QUADS = tuple(sum(1 << (s * 13 + rank) for s in range(4)) for rank in range(13))
+_TABLES: dict[tuple[int, str], tuple[int, ...]] = {}
+
+
+def _points(mask: int, seven: int, rules: Rules) -> int:
+    """Sum of card points in a mask, by a lookup table per suit pattern (the hot path)."""
+    values = (seven, rules.face_values)
+    table = _TABLES.get(values)
+    if table is None:
+        values = tuple(seven if r == SEVEN else rules.rank_value(r) for r in range(13))
+        built = [0] * 8192
+        for pattern in range(1, 8192):
+            low = (pattern & -pattern).bit_length() - 1
+            built[pattern] = built[pattern & (pattern - 1)] + values[low]
+        table = _TABLES[(seven, rules.face_values)] = tuple(built)
+    return table[mask & 0x1FFF] + table[(mask >> 13) & 0x1FFF] + table[(mask >> 26) & 0x1FFF] \
+        + table[(mask >> 39) & 0x1FFF]
+
+
 def _applies(setting: str, had_turn: bool) -> bool:
     return setting == "always" or (setting == "after-turn" and had_turn)
 
@@ -37,16 +56,13 @@ def hand_points(mask: int, jokers: int, rules: Rules, had_turn: bool = True) -> 
     >>> hand_points(card_mask(parse_cards("7s Kd As")), 0, Rules.preset("pagat"))
     28
     """
-    total = 0
     counted = mask
     if rules.quad_in_hand_free:
         for rank in range(13):
-            quad = sum(1 << (s * 13 + rank) for s in range(4))
+            quad = QUADS[rank]
             if mask & quad == quad:
                 counted &= ~quad
-    for c in bits(counted):
-        rank = c % 13
-        total += rules.seven_value_end if rank == SEVEN else rules.rank_value(rank)
+    total = _points(counted, rules.seven_value_end, rules)
     if not jokers:
         return total
     multiply = rules.joker_multiplier == "always" or had_turn
@@ -66,8 +82,7 @@ def hand_points(mask: int, jokers: int, rules: Rules, had_turn: bool = True) -> 
 
 def blast_points(mask: int, rules: Rules) -> int:
     """Points of a hand for a blast: sevens ``seven_value_blast``, jokers 0."""
-    return sum(rules.seven_value_blast if c % 13 == SEVEN else rules.rank_value(c % 13)
-               for c in bits(mask))
+    return _points(mask, rules.seven_value_blast, rules)
 
 
 def blast_kind(mask: int, jokers: int, rules: Rules) -> str | None:

@@ -35,7 +35,7 @@ from hoola.actions import (
     Take,
     format_action,
 )
-from hoola.cards import JOKER, SEVEN, bits, format_card, format_cards
+from hoola.cards import JOKER, SEVEN, cards_of, format_card, format_cards
 from hoola.deal import HAND_SIZE, Deal, complete_stock
 from hoola.errors import HoolaError, IllegalActionError, OutOfTurnError
 from hoola.melds import (
@@ -69,6 +69,14 @@ def _is_card(c: object) -> bool:
 
 def _check_card_fields(a: Action, who: str) -> None:
     """Refuse an action whose card fields are not cards at all (garbage from outside)."""
+    kind = type(a)
+    if kind is Draw or kind is Knock or kind is Blast or kind is Sevens:
+        return
+    if kind is Discard:
+        if not _is_card(a.card):  # type: ignore[attr-defined]
+            raise _illegal(f"{who} cannot discard: {a.card!r} is not a card",  # type: ignore
+                           "bad-card")
+        return
     singles = [getattr(a, name) for name in ("card", "on", "joker_as") if hasattr(a, name)]
     many = [*getattr(a, "cards", ()), *getattr(a, "with_cards", ())]
     if not isinstance(getattr(a, "cards", ()), tuple) or not isinstance(
@@ -191,9 +199,14 @@ class DealState:
             return frozenset()
         if self.phase == "choose":
             return frozenset((self.current,))
-        others = self.claimable and self.rules.claims != "next-only"
-        return frozenset(p for p in range(self.n) if p == self.current or (
-            self.in_deal[p] and (others or self._may_show_sevens(p)) and self.legal_actions(p)))
+        current = self.current
+        if self.claimable and self.rules.claims != "next-only":
+            return frozenset(p for p in range(self.n) if p == current or (
+                self.in_deal[p] and self._legal_cached(p)))
+        if not self.rules.four_sevens:
+            return frozenset((current,))
+        return frozenset(p for p in range(self.n) if p == current or (
+            (self.hands[p] & SEVEN_BITS).bit_count() >= 3 and self._may_show_sevens(p)))
 
     def legal_actions(self, player: int) -> list[Action]:
         """Every action ``player`` may take now (empty when they may not act).
@@ -201,10 +214,13 @@ class DealState:
         New melds of four or more cards are listed too (they are shorthand for a three-card meld
         and additions). The list is the single source of truth for bots and interfaces.
         """
+        return list(self._legal_cached(player))
+
+    def _legal_cached(self, player: int) -> list[Action]:
         cached = self._cache.get(player)
         if cached is None:
             cached = self._cache[player] = self._legal(player)
-        return list(cached)
+        return cached
 
     def _legal(self, p: int) -> list[Action]:
         rules = self.rules
@@ -224,9 +240,10 @@ class DealState:
         acts: list[Action] = []
         mask, jokers = self.hands[p], self.jokers[p]
         if p == self.current and not self.drawn:
-            if rules.knocks and self._knock_problem(p) is None:
+            if rules.knocks and self._may_knock(p):
                 acts.append(Knock(p))
-            if rules.blasts and not self.melded[p] and self._blast_problem(p) is None:
+            if rules.blasts and not self.melded[p] and self._hand_size(p) == HAND_SIZE \
+                    and blast_kind(mask, jokers, rules) is not None:
                 acts.append(Blast(p))
             if self._may_show_sevens(p):
                 acts.append(Sevens(p))
@@ -245,7 +262,7 @@ class DealState:
                 for card, meld_id, joker_as in find_adds(mask, jokers, self.table, rules):
                     acts.append(Add(p, card, on=self._target_card(meld_id, card, joker_as),
                                     meld_id=None, joker_as=joker_as))
-            hand = list(bits(mask))
+            hand = cards_of(mask)
             if jokers:
                 hand.append(JOKER)
             acts.extend(Discard(p, c) for c in hand)
@@ -576,6 +593,14 @@ class DealState:
             self._check_going_out(p, what, left)
         return grown
 
+    def _may_knock(self, p: int) -> bool:
+        """The knock condition alone (the caller knows it is the start of p's turn)."""
+        rules = self.rules
+        if rules.knock_rule == "dealer-one-card":
+            return p == self.dealer and self._hand_size(p) == 1
+        return hand_points(self.hands[p], self.jokers[p], rules, True) \
+            <= rules.knock_limit_for(sum(self.in_deal))
+
     def _knock_problem(self, p: int) -> IllegalActionError | None:
         rules, who = self.rules, self.names[p]
         if self.phase != "play" or p != self.current or self.drawn:
@@ -818,7 +843,7 @@ class DealState:
                 self.hands[p] &= ~(1 << c)
 
     def _hand_cards(self, p: int) -> list[int]:
-        cards = list(bits(self.hands[p]))
+        cards = cards_of(self.hands[p])
         if self.jokers[p]:
             cards.extend([JOKER] * self.jokers[p])
         return cards
@@ -888,7 +913,8 @@ class DealState:
             current=self.current,
             drawn=self.drawn,
             hand=tuple(self._hand_cards(player)),
-            hand_sizes=tuple(self._hand_size(q) for q in range(self.n)),
+            hand_sizes=tuple([h.bit_count() + j for h, j in zip(self.hands, self.jokers,
+                                                                strict=True)]),
             in_deal=tuple(self.in_deal),
             melded=tuple(self.melded),
             own_meld=tuple(self.own_meld),
@@ -899,7 +925,7 @@ class DealState:
             discarder=self.discarder if self.claimable else None,
             stock_size=len(self.stock),
             history=tuple(self._public),
-            legal=tuple(self.legal_actions(player)),
+            legal=tuple(self._legal_cached(player)),
             can_pass=self.phase == "play" and player != self.current,
             result=self.result,
             hands=tuple(tuple(self._hand_cards(q)) for q in range(self.n)) if over else None,

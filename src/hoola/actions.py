@@ -1,12 +1,12 @@
 """Actions as small frozen values, and their notation (``"B take 9d with 9s 9h"``).
 
-An action names its player by seat (0 = first seat in play order). Applying one returns the same
-kind of value, completed with what the engine decided (the card drawn, the meld's id), and that
-value is what the state's history holds.
+An action names its player by seat (0 = first seat in play order). Applying one returns the
+frozen record the state's history holds: the action itself, completed with what the engine
+decided (for a draw, the card drawn, which views of other players never show).
 
 >>> a = parse_action("B take 9d with 9s 9h", ["A", "B"])
 >>> a
-Take(player=1, card=47, with_cards=(8, 21), joker_as=None, purpose=None)
+Take(player=1, card=34, with_cards=(8, 21), joker_as=None, purpose=None)
 >>> format_action(a, ["A", "B"])
 'B take 9d with 9s 9h'
 """

@@ -32,10 +32,9 @@ _TABLES: dict[tuple[int, str], tuple[int, ...]] = {}
 
 def _points(mask: int, seven: int, rules: Rules) -> int:
     """Sum of card points in a mask, by a lookup table per suit pattern (the hot path)."""
-    values = (seven, rules.face_values)
-    table = _TABLES.get(values)
+    table = _TABLES.get((seven, rules.face_values))
     if table is None:
-        values = tuple(seven if r == SEVEN else rules.rank_value(r) for r in range(13))
+        values = [seven if r == SEVEN else rules.rank_value(r) for r in range(13)]
         built = [0] * 8192
         for pattern in range(1, 8192):
             low = (pattern & -pattern).bit_length() - 1

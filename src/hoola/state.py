@@ -51,6 +51,7 @@ from hoola.melds import (
 )
 from hoola.rules import Rules
 from hoola.scoring import SEVEN_BITS, SeatShowdown, Settlement, blast_kind, hand_points, settle
+from hoola.verbs import Verbs
 from hoola.views import View
 
 __all__ = ["DealState"]
@@ -93,7 +94,7 @@ def _check_card_fields(a: Action, who: str) -> None:
         raise _illegal(f"{who} cannot {a.verb}: {meld_id!r} is not a meld number", "bad-action")
 
 
-class DealState:
+class DealState(Verbs):
     """One deal: the table, the hands, whose turn it is, and the history of applied actions.
 
     Build one with :meth:`new`. Seats are numbered in play order; ``names`` label them.
@@ -160,7 +161,7 @@ class DealState:
     def new(cls, rules: Rules, players: int | Sequence[str] = 4, *, seed: int | None = None,
             deal: Deal | None = None, dealer: int = 0, stake: Fraction | int = 1,
             rng: random.Random | None = None) -> DealState:
-        """A new deal for ``players`` (a count, or names), from ``seed`` unless ``deal`` is given."""
+        """A new deal for ``players`` (a count, or names), from ``seed`` unless ``deal``."""
         names = [chr(ord("A") + i) for i in range(players)] if isinstance(players, int) \
             else list(players)
         rng = rng if rng is not None else random.Random(seed)
@@ -335,7 +336,7 @@ class DealState:
     # -- check / ask / do -----------------------------------------------------------------------
 
     def verify(self, action: Action) -> None:
-        """Raise :class:`IllegalActionError` (:class:`OutOfTurnError`) unless ``action`` is legal."""
+        """Raise an :class:`IllegalActionError` unless ``action`` is legal now."""
         self._check(action)
 
     def can(self, action: Action) -> bool:

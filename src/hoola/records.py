@@ -28,7 +28,7 @@ from hoola.actions import NAME_RE, parse_action
 from hoola.cards import format_cards, parse_cards
 from hoola.deal import Deal
 from hoola.errors import HoolaError, RecordError
-from hoola.match import next_dealer, next_stake
+from hoola.match import Match, next_dealer, next_stake
 from hoola.rules import Rules
 from hoola.scoring import END_KINDS
 from hoola.state import DealState
@@ -46,6 +46,7 @@ __all__ = [
     "next_stake",
     "record_of",
     "replay",
+    "resume_match",
     "verify",
     "verify_path",
 ]
@@ -388,6 +389,24 @@ def replay(record: Record) -> Iterator[tuple[DealRecord, DealState, list[str]]]:
                     break
         yield d, state, problems
         dealer, stake = next_dealer(state), next_stake(state)
+
+
+def resume_match(record: Record, *, seed: int | None = None) -> Match:
+    """A match rebuilt from its record: finished deals counted, an unfinished last deal resumed.
+
+    New deals are shuffled from ``seed``. Raises :class:`RecordError` if the record does not replay.
+    """
+    match = Match(record.make_rules(), record.players, seed=seed)
+    for i, (_, state, problems) in enumerate(replay(record), 1):
+        if problems:
+            raise RecordError(f"cannot resume the match: deal {i}: {problems[0]}", "bad-record")
+        if match.deals and not match.deals[-1].is_over:
+            raise RecordError(f"cannot resume the match: deal {i - 1} is not finished",
+                              "bad-record")
+        match.deals.append(state)
+        if state.is_over:
+            match.finish_deal()
+    return match
 
 
 def verify(record: Record, name: str = "record") -> Verdict:

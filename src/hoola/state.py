@@ -930,6 +930,15 @@ class DealState(Verbs):
             can_pass=self.phase == "play" and player != self.current,
             result=self.result,
             hands=tuple(tuple(self._hand_cards(q)) for q in range(self.n)) if over else None,
+            claim_open=self.claimable,
+            upcard_live=self.upcard_live,
+            hoola_turn=self.hoola_turn,
+            took_from=self.took_from,
+            last_draw=self.last_draw,
+            sevens_laid=tuple(self.sevens_laid),
+            next_meld_id=self.next_meld_id,
+            chose=tuple(self.chose),
+            compensation=tuple(self.compensation.items()),
         )
 
     def hand(self, player: int) -> tuple[int, ...]:

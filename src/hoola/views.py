@@ -20,7 +20,10 @@ class View:
     ``hand`` is the player's own hand; other hands appear in ``hands`` only after play has ended.
     ``history`` is the public history (cards drawn from the stock are not shown). ``legal`` lists
     what the player may do; ``can_pass`` says whether doing nothing is allowed (a claimant in a
-    claim window may let the discard go).
+    claim window may let the discard go). ``claimable`` is the card this player may take now;
+    ``claim_open`` says whether the top discard may still be taken by anyone. The fields after
+    ``hands`` are the rest of the public state, enough to rebuild a deal from a view and a guess
+    at the hidden cards (:mod:`hoola.determinize`).
     """
 
     player: int
@@ -47,6 +50,15 @@ class View:
     can_pass: bool
     result: Settlement | None
     hands: tuple[tuple[int, ...], ...] | None = None
+    claim_open: bool = False
+    upcard_live: bool = False
+    hoola_turn: bool = False
+    took_from: int | None = None
+    last_draw: bool = False
+    sevens_laid: tuple[int, ...] = ()
+    next_meld_id: int = 1
+    chose: tuple[bool | None, ...] = ()
+    compensation: tuple[tuple[int, Fraction], ...] = ()
 
     @property
     def is_my_turn(self) -> bool:

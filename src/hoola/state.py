@@ -941,6 +941,12 @@ class DealState(Verbs):
             compensation=tuple(self.compensation.items()),
         )
 
+    def returns(self) -> list[Fraction]:
+        """Each seat's net stakes for this deal (zeros until play has ended)."""
+        if self.result is None:
+            return [Fraction(0)] * self.n
+        return [self.result.payments.get(q, Fraction(0)) for q in range(self.n)]
+
     def hand(self, player: int) -> tuple[int, ...]:
         """The cards ``player`` holds, canonical order, jokers last."""
         return tuple(self._hand_cards(player))

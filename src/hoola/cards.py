@@ -94,7 +94,7 @@ def format_card(card: int) -> str:
 
 def format_cards(cards: Iterable[int]) -> str:
     """Canonical names separated by single spaces."""
-    return " ".join(_NAMES[c] for c in cards)
+    return " ".join(format_card(c) for c in cards)
 
 
 def card_mask(cards: Iterable[int]) -> int:

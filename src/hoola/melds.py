@@ -325,9 +325,10 @@ def _suit_melds(suit: int, pattern: int, key: _MeldKey) -> tuple[MeldOption, ...
                 positions = range(start, start + length)
                 if missing < 0:
                     found.append((tuple(base + q % 13 for q in positions), None))
-                else:
-                    found.append((tuple(JOKER if q == missing else base + q % 13
-                                        for q in positions), base + missing % 13))
+                # The joker may stand for the missing card, or for any card the hand holds.
+                for joker_at in ([missing] if missing >= 0 else positions if jokers else ()):
+                    found.append((tuple(JOKER if q == joker_at else base + q % 13
+                                        for q in positions), base + joker_at % 13))
     result = _SUIT_MELDS[(suit, pattern, key)] = tuple(found)
     return result
 
@@ -420,6 +421,9 @@ def _takes(mask: int, jokers: int, card: int, wrap: bool) -> list[TakeOption]:
             have = [(mask >> c) & 1 for c in others]
             if all(have):
                 options.append(((others[0], others[1]), None))
+                if jokers:  # the joker may stand for a card the hand holds
+                    options.append(((others[0], JOKER), others[1]))
+                    options.append(((others[1], JOKER), others[0]))
             elif jokers and any(have):
                 natural = others[0] if have[0] else others[1]
                 missing = others[1] if have[0] else others[0]

@@ -17,7 +17,7 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any
 
 from hoola.errors import RulesError
 
@@ -97,8 +97,7 @@ class Rules:
     hertzog_no_meld_stake: Number = Fraction(1, 2)
     glenn_melds: bool = False
 
-    # Computed, not options.
-    _option_keys: ClassVar[tuple[str, ...]]
+    # Computed from face_values, not an option.
     _values: tuple[int, ...] = field(default=(), repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -50,7 +51,15 @@ from hoola.melds import (
     new_meld,
 )
 from hoola.rules import Rules
-from hoola.scoring import SEVEN_BITS, SeatShowdown, Settlement, blast_kind, hand_points, settle
+from hoola.scoring import (
+    SEVEN_BITS,
+    SeatShowdown,
+    Settlement,
+    blast_kind,
+    blast_points,
+    hand_points,
+    settle,
+)
 from hoola.verbs import Verbs
 from hoola.views import View
 
@@ -58,6 +67,31 @@ __all__ = ["DealState"]
 
 MAX_PLAYERS = 7
 PLAYING = 5  # players in a deal of six or seven
+
+# Actions are immutable values, so the common ones are built once (legal_actions is the hot path).
+_DRAW = tuple(Draw(p) for p in range(MAX_PLAYERS))
+_KNOCK = tuple(Knock(p) for p in range(MAX_PLAYERS))
+_BLAST = tuple(Blast(p) for p in range(MAX_PLAYERS))
+_SEVENS = tuple(Sevens(p) for p in range(MAX_PLAYERS))
+_DISCARD = tuple(tuple(Discard(p, c) for c in range(JOKER + 1)) for p in range(MAX_PLAYERS))
+_MELDS: dict[tuple[int, tuple[int, ...], int | None], NewMeld] = {}
+_TAKES: dict[tuple[int, int, tuple[int, ...], int | None], Take] = {}
+
+
+def _new_meld_action(p: int, cards: tuple[int, ...], joker_as: int | None) -> NewMeld:
+    key = (p, cards, joker_as)
+    action = _MELDS.get(key)
+    if action is None:
+        action = _MELDS[key] = NewMeld(p, cards, joker_as)
+    return action
+
+
+def _take_action(p: int, card: int, with_cards: tuple[int, ...], joker_as: int | None) -> Take:
+    key = (p, card, with_cards, joker_as)
+    action = _TAKES.get(key)
+    if action is None:
+        action = _TAKES[key] = Take(p, card, with_cards, joker_as)
+    return action
 
 
 def _illegal(message: str, code: str) -> IllegalActionError:
@@ -242,21 +276,22 @@ class DealState(Verbs):
         mask, jokers = self.hands[p], self.jokers[p]
         if p == self.current and not self.drawn:
             if rules.knocks and self._may_knock(p):
-                acts.append(Knock(p))
+                acts.append(_KNOCK[p])
             if rules.blasts and not self.melded[p] and self._hand_size(p) == HAND_SIZE \
                     and blast_kind(mask, jokers, rules) is not None:
-                acts.append(Blast(p))
+                acts.append(_BLAST[p])
             if self._may_show_sevens(p):
-                acts.append(Sevens(p))
-            acts.append(Draw(p))
+                acts.append(_SEVENS[p])
+            acts.append(_DRAW[p])
             card = self._takeable_card(p)
             if card is not None:
-                acts.extend(Take(p, card, w, j) for w, j in find_takes(mask, jokers, card, rules))
+                acts.extend([_take_action(p, card, w, j) for w, j in find_takes(mask, jokers, card,
+                                                                        rules)])
                 acts.extend(self._claim_purposes(p, card))
             return self._fit_out_rules(p, acts)
         if p == self.current:
-            for cards, joker_as in find_melds(mask, jokers, rules):
-                acts.append(NewMeld(p, cards, joker_as))
+            acts.extend([_new_meld_action(p, cards, joker_as)
+                         for cards, joker_as in find_melds(mask, jokers, rules)])
             if rules.grouping_sevens:
                 acts.extend(self._grouping_options(p))
             if self.own_meld[p] or not rules.lay_off_needs_own_meld:
@@ -266,15 +301,17 @@ class DealState(Verbs):
             hand = cards_of(mask)
             if jokers:
                 hand.append(JOKER)
-            acts.extend(Discard(p, c) for c in hand)
+            discards = _DISCARD[p]
+            acts.extend([discards[c] for c in hand])
             if self._may_show_sevens(p):
-                acts.append(Sevens(p))
+                acts.append(_SEVENS[p])
             return self._fit_out_rules(p, acts)
         if self._may_show_sevens(p):
-            acts.append(Sevens(p))
+            acts.append(_SEVENS[p])
         card = self._takeable_card(p)
         if card is not None:
-            acts.extend(Take(p, card, w, j) for w, j in find_takes(mask, jokers, card, rules))
+            acts.extend([_take_action(p, card, w, j) for w, j in find_takes(mask, jokers, card,
+                                                                        rules)])
             acts.extend(self._claim_purposes(p, card))
         return self._fit_out_rules(p, acts)
 
@@ -634,7 +671,6 @@ class DealState(Verbs):
             return _illegal(f"{who} cannot blast: a blast needs seven cards in hand and nothing "
                             "melded", "blast-after-meld")
         if blast_kind(self.hands[p], self.jokers[p], rules) is None:
-            from hoola.scoring import blast_points
             points = blast_points(self.hands[p], rules)
             return _illegal(f"{who} cannot blast: {points} points is neither at most "
                             f"{rules.blast_low} nor a daepang", "not-a-blast")
@@ -890,7 +926,6 @@ class DealState(Verbs):
             payments = dict(result.payments)
             for q, amount in self.compensation.items():
                 payments[q] = payments.get(q, Fraction(0)) + amount
-            from dataclasses import replace
             result = replace(result, payments=payments)
         self.result = result
         self.phase = "over"

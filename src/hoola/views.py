@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 from hoola.actions import Action
 from hoola.melds import Meld
@@ -13,8 +13,7 @@ from hoola.scoring import Settlement
 __all__ = ["View"]
 
 
-@dataclass(frozen=True, slots=True)
-class View:
+class View(NamedTuple):
     """A player's knowledge of a deal at one moment.
 
     ``hand`` is the player's own hand; other hands appear in ``hands`` only after play has ended.

@@ -142,3 +142,15 @@ def test_play_refuses_a_typed_illegal_move_and_goes_on(tmp_path: Path) -> None:
     done = run_play(["--seed", "4"], tmp_path, "discard 2c\nmeld Qs Qh\nq\n")
     assert done.returncode == 0
     assert done.stdout.count("That move is not allowed now") == 2
+
+
+def test_replay_tells_every_record_to_its_end() -> None:
+    from hoola.replay import tell
+
+    for path in sorted(OWN.glob("*.toml")) + sorted(CONFORMANCE.glob("*.toml")):
+        record = load(path)
+        lines = list(tell(record))
+        finished = [d for d in record.deals if "end" in d.result]
+        assert sum(line.startswith("Payments: ") for line in lines) >= len(finished), path.name
+        if any("illegal" in d.result for d in record.deals):
+            assert any("-- refused: " in line for line in lines), path.name

@@ -98,7 +98,7 @@ def _number(value: Any, where: str) -> Fraction:
     if isinstance(value, str):
         try:
             return Fraction(value.strip())
-        except ValueError:
+        except (ValueError, ZeroDivisionError):
             pass
     raise RecordError(f"{where} must be a number or a fraction such as \"5/2\", not {value!r}")
 

@@ -110,7 +110,7 @@ class Rules:
             value = getattr(self, key)
             try:
                 number = Fraction(value) if not isinstance(value, bool) else None
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, ZeroDivisionError):
                 number = None
             if number is None or number < 0:
                 raise RulesError(f"option {key} = {value!r} must be a number of zero or more",
@@ -216,7 +216,7 @@ def _coerce(value: Any) -> Any:
     if isinstance(value, str) and "/" in value:
         try:
             return Fraction(value)
-        except ValueError:
+        except (ValueError, ZeroDivisionError):
             return value
     if isinstance(value, list):
         raise RulesError(f"option value {value!r} must not be a list", "bad-option-value")

@@ -88,9 +88,19 @@ def parse_option_values(pairs: tuple[str, ...]) -> dict[str, object]:
 @click.option("--name", default="You", show_default=True, help="Your name at the table.")
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Where to save the game record (default ~/.hoola/games/).")
+@click.option("--resume", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              default=None, help="Continue the match saved in this record (full screen).")
+@click.option("--claim-seconds", default=5.0, show_default=True, type=click.FloatRange(0),
+              help="How long the Thank-you prompt waits for your claim (0: until you answer).")
+@click.option("--bot-delay", default=0.6, show_default=True, type=click.FloatRange(0),
+              help="Seconds a bot pauses before each move of its turn.")
+@click.option("--plain", is_flag=True,
+              help="The line-by-line game instead of the full screen (also used when input or "
+                   "output is not a terminal).")
 def play(players: int, preset: str, options: tuple[str, ...], seed: int | None, bots: str,
-         deals: int, name: str, save: Path | None) -> None:
-    """Play Hoola in the terminal against bots."""
+         deals: int, name: str, save: Path | None, resume: Path | None, claim_seconds: float,
+         bot_delay: float, plain: bool) -> None:
+    """Play Hoola in the terminal against bots (full screen; --plain for line by line)."""
     from hoola.bots import BOTS
     from hoola.errors import HoolaError
     from hoola.rules import Rules
@@ -108,6 +118,28 @@ def play(players: int, preset: str, options: tuple[str, ...], seed: int | None, 
     from hoola.actions import NAME_RE
     if not NAME_RE.match(name):
         raise click.BadParameter("use letters, digits, _ and - only", param_hint="--name")
+    full_screen = not plain and sys.stdin.isatty() and sys.stdout.isatty()
+    if full_screen:
+        try:
+            from hoola.tui import run_tui
+        except ImportError as exc:
+            click.echo(f"The full-screen game needs Textual ({exc.name} is missing): "
+                       "pip install 'hoola[cli]'. Playing line by line.", err=True)
+            full_screen = False
+    if full_screen:
+        try:
+            session = run_tui(rules, players=players, bots=kinds, seed=seed, deals=deals,
+                              name=name, save=save, resume=resume, claim_seconds=claim_seconds,
+                              bot_delay=bot_delay)
+        except HoolaError as exc:
+            raise click.ClickException(f"{resume}: {exc.message}") from exc
+        path = session.path
+        click.echo(f"Game saved to {path} (check it with: hoola verify {path})")
+        if not session.is_over:
+            click.echo(f"Go on with: hoola play --resume {path}")
+        return
+    if resume is not None:
+        raise click.UsageError("--resume needs the full-screen game (a terminal, no --plain)")
     run_terminal_game(rules, players=players, bots=kinds, seed=seed, deals=deals, name=name,
                       save=save)
 

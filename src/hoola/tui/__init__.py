@@ -1,0 +1,33 @@
+"""The full-screen terminal game (Textual): ``hoola play``.
+
+Needs the ``cli`` extra (Textual). :func:`run_tui` starts a new match or resumes a saved one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from hoola.rules import Rules
+from hoola.tui.app import HoolaApp
+from hoola.tui.session import Session
+
+__all__ = ["HoolaApp", "Session", "run_tui"]
+
+
+def run_tui(rules: Rules | None = None, *, players: int = 4, bots: Sequence[str] = ("greedy",),
+            seed: int | None = None, deals: int = 1, name: str = "You", save: Path | None = None,
+            resume: Path | None = None, claim_seconds: float = 5.0,
+            bot_delay: float = 0.6) -> Session:
+    """Play a match full screen (or resume the one saved at ``resume``); return its session
+    (``session.path`` is the saved record, ``session.is_over`` whether the match is finished)."""
+    from hoola.terminal import default_save_path
+
+    if resume is not None:
+        session = Session.resume(resume, seed=seed, bot_delay=bot_delay)
+    else:
+        session = Session.new(rules or Rules.preset("pagat"), players=players, bots=bots,
+                              seed=seed, deals=deals, name=name,
+                              path=save or default_save_path(), bot_delay=bot_delay)
+    HoolaApp(session, claim_seconds=claim_seconds).run()
+    return session

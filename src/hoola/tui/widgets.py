@@ -1,0 +1,243 @@
+"""The table on the screen: the seats with their melds, the piles, the hand, the keys.
+
+Each widget draws from the person's :class:`~hoola.views.View` and nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from rich.console import RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual import events
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Static
+
+from hoola.actions import Action, Add, Discard, Draw, Knock, NewMeld, Take
+from hoola.text import stakes
+from hoola.tui.cardface import card_face, empty_face, face_size, meld_chips, sort_hand, stock_face
+from hoola.tui.moves import HandStatus, hand_status
+from hoola.views import View
+
+__all__ = ["HandPanel", "KeyBar", "PilePanel", "ScoreBar", "SeatsPanel"]
+
+class ScoreBar(Static):
+    """The top line: rules, deal number, stake and the running score."""
+
+    def show(self, preset: str, deal: int, deals: int, stake: Fraction,
+             names: Sequence[str], totals: dict[int, Fraction], person: int) -> None:
+        """Update the line."""
+        text = Text.assemble(Text(" HOOLA ", style="bold #ffffff on #b5172f"),
+                             f" {preset} · deal {deal} of {deals}")
+        if stake != 1:
+            text.append(f" · stake {stakes(stake).lstrip('+')}", style="bold yellow")
+        text.append("  │ ")
+        for q, name in enumerate(names):
+            style = "bold" if q == person else ""
+            text.append(f"{name} {stakes(totals.get(q, Fraction(0)))}", style=style)
+            text.append("  ")
+        self.update(text)
+
+
+class SeatsPanel(Static):
+    """One row a seat: who, how many cards, melded or not, and the melds they own."""
+
+    def show(self, view: View) -> None:
+        """Draw the seats for ``view``."""
+        grid = Table.grid(padding=(0, 1), expand=True)
+        grid.add_column(no_wrap=True)
+        grid.add_column(ratio=1)
+        for q, name in enumerate(view.names):
+            turn = q == view.current and view.phase != "over"
+            who = Text()
+            who.append("▶ " if turn else "  ", style="bold yellow")
+            who.append(f"{'You' if q == view.player else name:<9.9}",
+                       style="bold" if q == view.player or turn else "")
+            who.append("D" if q == view.dealer else " ", style="dim")
+            if not view.in_deal[q]:
+                who.append("  out of this deal   ", style="dim")
+            else:
+                n = view.hand_sizes[q]
+                who.append(f" {n} card{'s' if n != 1 else ' '} ")
+                who.append("melded " if view.melded[q] else "no meld", style="green"
+                           if view.melded[q] else "dim")
+            melds = [meld_chips(m) for m in view.table if m.owner == q]
+            grid.add_row(who, Text("  ").join(melds) if melds else Text(""))
+        self.update(grid)
+
+
+class PilePanel(Widget):
+    """The discard pile and the stock; click the stock to draw, the discard to take or discard."""
+
+    class Clicked(Message):
+        """A pile was clicked: ``pile`` is ``"stock"`` or ``"discard"``."""
+
+        def __init__(self, pile: str) -> None:
+            super().__init__()
+            self.pile = pile
+
+    GAP = 7  # columns between the two piles
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.view: View | None = None
+        self.big = False
+
+    def show(self, view: View, big: bool = False) -> None:
+        """Draw the piles for ``view`` (larger cards when ``big``)."""
+        self.view = view
+        self.big = big
+        self.refresh()
+
+    def render(self) -> RenderableType:
+        """``Discard`` and ``Stock`` labels over their cards."""
+        view, big = self.view, self.big
+        width, height = face_size(big)
+        top = empty_face(big=big) if view is None or not view.discards else \
+            card_face(view.discards[-1], big=big)
+        stock = empty_face(big=big) if view is None or not view.stock_size else \
+            stock_face(view.stock_size, big=big)
+        labels = f"{'Discard':<{width + 2 + self.GAP}}Stock"
+        text = Text()
+        text.append(f" {labels}\n", style="dim")
+        for i in range(height):
+            text.append("  ")
+            text.append_text(top[i])
+            text.append(" " * self.GAP)
+            text.append_text(stock[i])
+            if i < height - 1:
+                text.append("\n")
+        return text
+
+    def on_click(self, event: events.Click) -> None:
+        """The stock draws; the discard is taken, or gets the picked card."""
+        width, _ = face_size(self.big)
+        stock_at = 2 + width + self.GAP
+        if event.y >= 1:
+            if 2 <= event.x < 2 + width:
+                self.post_message(self.Clicked("discard"))
+            elif stock_at <= event.x < stock_at + width:
+                self.post_message(self.Clicked("stock"))
+
+
+class HandPanel(Widget):
+    """The person's hand as cards, numbered for the keys; picked cards stand up.
+
+    Under each card a bar shows what it could do: green, part of a meld in hand; blue, it could
+    be added to a meld on the table; yellow, it melds with the discard.
+    """
+
+    class Picked(Message):
+        """A card was clicked: ``index`` is its place on the screen, from 0."""
+
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.view: View | None = None
+        self.status: HandStatus | None = None
+        self.order: list[int] = []
+        self.picked: set[int] = set()
+        self.by_rank = False
+        self.big = False
+
+    def show(self, view: View, picked: set[int], by_rank: bool, big: bool | None = None) -> None:
+        """Draw ``view``'s hand with ``picked`` (indices into ``view.hand``) standing up."""
+        self.view = view
+        self.status = hand_status(view)
+        self.by_rank = by_rank
+        self.order = sort_hand(view.hand, by_rank)
+        self.picked = picked
+        if big is not None:
+            self.big = big
+        self.refresh()
+
+    def render(self) -> RenderableType:
+        """The title line, the numbers, the cards and the bars under them."""
+        view, status = self.view, self.status
+        if view is None or status is None:
+            return Text("")
+        width, height = face_size(self.big)
+        title = Text.assemble(Text(" Your hand", style="bold"),
+                              (f" (by {'rank' if self.by_rank else 'suit'}, s sorts) · ", "dim"),
+                              status.summary())
+        lines = [title, Text(" ")]
+        for i in range(len(self.order)):
+            key = str(i + 1) if i < 9 else "0" if i == 9 else " "
+            lines[1].append(f"{key:^{width}} ", style="bold")
+        rows = [Text(" ") for _ in range(height + 1)]
+        marks = Text(" ")
+        blank = Text(" " * width)
+        for i in self.order:
+            card = view.hand[i]
+            up = i in self.picked
+            face = card_face(card, selected=up, big=self.big)
+            column = [*face, blank] if up else [blank, *face]
+            for row, part in zip(rows, column, strict=True):
+                row.append_text(part)
+                row.append(" ")
+            marks.append_text(_mark(card, status, width))
+            marks.append(" ")
+        lines.extend(rows)
+        lines.append(marks)
+        return Text("\n").join(lines)
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on a card picks it (or puts it back)."""
+        width, _ = face_size(self.big)
+        if event.y >= 2 and event.x >= 1 and (event.x - 1) % (width + 1) < width:
+            index = (event.x - 1) // (width + 1)
+            if index < len(self.order):
+                self.post_message(self.Picked(index))
+
+
+def _mark(card: int, status: HandStatus, width: int) -> Text:
+    if card in status.take_cards:
+        return Text("▀" * width, style="bold yellow")
+    if card in status.meld_cards:
+        return Text("▀" * width, style="bold green")
+    if card in status.add_cards:
+        return Text("▀" * width, style="bold #5fafff")
+    return Text(" " * width)
+
+
+_KEYS: tuple[tuple[str, str, str, type[Action] | None], ...] = (
+    ("d", "draw", "draw", Draw),
+    ("t", "take", "take", Take),
+    ("m", "meld", "meld", NewMeld),
+    ("a", "add", "add", Add),
+    ("x", "discard", "discard", Discard),
+    ("k", "knock", "knock", Knock),
+)
+
+
+class KeyBar(Static):
+    """The keys that do something now (click them too), then the keys that always work."""
+
+    def show(self, view: View | None, asked: bool) -> None:
+        """List the keys for the person's situation."""
+        parts: list[str] = []
+        legal: Sequence[Action] = view.legal if view is not None and asked else ()
+        kinds = {type(a) for a in legal}
+        for key, verb, label, kind in _KEYS:
+            if kind in kinds:
+                parts.append(_key(key, label, f"verb('{verb}')"))
+        for key, verb, label in (("b", "blast", "blast"), ("v", "sevens", "sevens"),
+                                 ("p", "play", "play"), ("o", "drop", "drop out")):
+            if any(a.verb == verb for a in legal):
+                parts.append(_key(key, label, f"verb('{verb}')"))
+        if view is not None and asked and view.can_pass:
+            parts.append(_key("esc", "let it go", "let_go"))
+        parts.extend([_key("1-8", "pick", "help"), _key("s", "sort", "sort"),
+                      _key("h", "hint", "hint"), _key("l", "log", "log"),
+                      _key("?", "help", "help"), _key("q", "quit", "quit")])
+        self.update(" ".join(parts))
+
+
+def _key(key: str, label: str, action: str) -> str:
+    return f"[@click=app.{action}][b reverse] {key} [/b reverse] {label}[/]"

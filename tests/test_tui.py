@@ -1,0 +1,560 @@
+"""The full-screen game played as a person plays it: keys and clicks through Textual's pilot.
+
+Deals are built card by card (``Deal.explicit``) so that a claim, a bot's claim and a knock happen
+at known moments; the bots are greedy, so every move of theirs is known too. Each test reads the
+screen (the text of a screenshot) and checks the saved record with the engine's verifier.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("textual")
+
+from textual.pilot import Pilot
+
+import hoola.bots
+from hoola.actions import Discard, Draw, Knock, NewMeld, Play, Take
+from hoola.cards import parse_card, parse_cards
+from hoola.deal import Deal
+from hoola.match import Match
+from hoola.records import load, verify_path
+from hoola.rules import Rules
+from hoola.state import DealState
+from hoola.tui import HoolaApp, Session
+from hoola.tui.cardface import card_label, sort_hand
+from hoola.tui.hints import Adviser
+from hoola.tui.moves import candidates, describe, log_line, next_step, why_not
+from hoola.tui.screens import (
+    ChoiceScreen,
+    HelpScreen,
+    LeaveScreen,
+    LogScreen,
+    SettlementScreen,
+)
+from hoola.tui.session import MatchPlan
+from hoola.tui.widgets import HandPanel, KeyBar, PilePanel, SeatsPanel
+
+ROOT = Path(__file__).resolve().parent.parent
+NAMES = ["You", "Greedy1", "Greedy2"]
+
+# Claim and knock: Greedy1 discards 9d (its costliest card) and You hold 9s 9h; after taking it and
+# discarding Qs, You hold As Ac 2d 3c (7 points) and knock at the start of the next turn.
+CLAIM_AND_KNOCK = (["9s 9h As Ac 2d 3c Kh", "9d 8c 2s 4h 5c 6d 3s", "Td Tc 8s 6h 4d 2h Kd"],
+                   "5h", "Qs 2c Jh 4s")
+# A bot's claim: You discard 5d, and Greedy2 (not next) takes it with 5s 5h, skipping Greedy1.
+BOT_CLAIM = (["5d Kh Ks Jd 2c 3h 9s", "As 3s 8s Td Qc 4h 6h", "5s 5h 8h 4d 2s 6c Kd"],
+             "Ac", "8d")
+
+
+def explicit_session(tmp_path: Path, deal: tuple[list[str], str, str], *, deals: int = 1,
+                     rules: Rules | None = None) -> Session:
+    """A session whose first deal is ``deal`` (hands in seat order, upcard, top of the stock)."""
+    rules = rules or Rules.preset("pagat")
+    hands, upcard, stock = deal
+    match = Match(rules, NAMES, seed=5)
+    cards = Deal.explicit(rules, [parse_cards(h) for h in hands], parse_card(upcard),
+                          parse_cards(stock))
+    match.deals.append(DealState.new(rules, NAMES, deal=cards))
+    plan = MatchPlan("You", ("greedy", "greedy"), deals)
+    return Session(match, plan, tmp_path / "game.toml", seed=5, bot_delay=0)
+
+
+def run(scenario: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """Run an async scenario (the pilot is async; pytest needs no plugin for this)."""
+    asyncio.run(scenario())
+
+
+async def until(pilot: Pilot[Any], condition: Callable[[], bool], what: str,
+                limit: float = 20.0) -> None:
+    """Let the app run until ``condition`` holds (bots play in a worker thread)."""
+    end = time.monotonic() + limit
+    while not condition():
+        if time.monotonic() > end:
+            raise AssertionError(f"gave up waiting for {what}")
+        await pilot.pause(0.01)
+
+
+async def my_move(pilot: Pilot[Any], app: HoolaApp) -> None:
+    """Wait until the person is asked for a move."""
+    await until(pilot, lambda: app.asking is not None or isinstance(app.screen,
+                                                                    SettlementScreen),
+                "the person's move")
+
+
+def screen_text(app: HoolaApp) -> str:
+    """What the terminal shows, line by line (from the screenshot the app exports)."""
+    svg = app.export_screenshot()
+    lines: dict[int, list[tuple[float, str]]] = {}
+    for x, line, text in re.findall(r'<text class="[^"]*" x="([\d.]+)" y="[\d.]+" '
+                                    r'textLength="[\d.]+" clip-path="url\(#[^)]*-line-(\d+)\)">'
+                                    r"([^<]*)</text>", svg):
+        lines.setdefault(int(line), []).append((float(x), html.unescape(text).strip("\n")))
+    return "\n".join("".join(t for _, t in sorted(lines[k])).replace("\xa0", " ")
+                     for k in sorted(lines))
+
+
+async def pick(pilot: Pilot[Any], app: HoolaApp, card: str) -> None:
+    """Press the number key of ``card`` as the hand shows it."""
+    view = app.view
+    assert view is not None
+    place = app.query_one(HandPanel).order.index(view.hand.index(parse_card(card)))
+    await pilot.press(str(place + 1))
+
+
+async def follow_hints(pilot: Pilot[Any], app: HoolaApp, limit: int = 400) -> int:
+    """Play as the hint key advises (h, then Enter) until the deal's settlement shows."""
+    moves = 0
+    while moves < limit:
+        await my_move(pilot, app)
+        if isinstance(app.screen, SettlementScreen):
+            return moves
+        asked = app.asking
+        await pilot.press("h")
+        await until(pilot, lambda asked=asked: app.suggested is not None
+                    or app.asking is not asked or app.message.plain.startswith("Hint"), "a hint")
+        await pilot.press("enter" if app.suggested is not None else "escape")
+        await until(pilot, lambda asked=asked: app.asking is not asked, "the move to be played")
+        moves += 1
+    raise AssertionError("the deal did not end")
+
+
+def record_actions(path: Path) -> list[str]:
+    return load(path).deals[-1].actions
+
+
+# -- whole deals through the screen ------------------------------------------------------------
+
+def test_a_claim_and_a_knock_played_with_keys(tmp_path: Path) -> None:
+    session = explicit_session(tmp_path, CLAIM_AND_KNOCK)
+
+    async def scenario() -> None:
+        app = HoolaApp(session, claim_seconds=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await my_move(pilot, app)
+            assert "Your turn: draw (d)" in screen_text(app)
+            await pilot.press("d")
+            await until(pilot, lambda: app.asking is not None and app.asking.drawn, "the draw")
+            assert "You drew" in screen_text(app) and card_label(parse_card("Qs")) in \
+                screen_text(app)
+            await pick(pilot, app, "Kh")
+            await pilot.press("x")
+            # Greedy1 discards 9d: the Thank-you prompt asks You, Greedy2 has decided already.
+            await until(pilot, lambda: app.asking is not None and app.asking.can_pass,
+                        "the claim prompt")
+            screen = screen_text(app)
+            assert "Thank you?" in screen and "Greedy1 discarded  9♦ : t takes it" in screen
+            await pilot.press("t")
+            await until(pilot, lambda: app.asking is not None and app.asking.is_my_turn
+                        and app.asking.drawn, "the rest of the claimed turn")
+            assert "You: Thank you!" in screen_text(app)
+            await pick(pilot, app, "Qs")
+            await pilot.press("x")
+            await until(pilot, lambda: app.asking is not None and not app.asking.drawn,
+                        "the next turn")
+            assert "you may knock (k)" in screen_text(app)
+            assert any(isinstance(a, Knock) for a in app.asking.legal)
+            await pilot.press("k")
+            await until(pilot, lambda: isinstance(app.screen, SettlementScreen), "the settlement")
+            screen = screen_text(app)
+            assert "You win by a knock" in screen
+            assert "Greedy1 owes" in screen and "Greedy2 owes" in screen
+            assert "Running score" in screen
+            await pilot.press("enter")
+            await until(pilot, lambda: not app.is_running, "the app to close")
+
+    run(scenario)
+    assert record_actions(session.path) == [
+        "You draw", "You discard Kh", "Greedy1 draw", "Greedy1 discard 9d",
+        "You take 9d with 9s 9h", "You discard Qs", "Greedy1 draw", "Greedy1 discard Jh",
+        "Greedy2 draw", "Greedy2 discard Kd", "You knock"]
+    verdict = verify_path(session.path)
+    assert verdict.ok, verdict.problems
+    result = load(session.path).deals[0].result
+    assert result["end"] == "knock" and result["winners"] == ["You"]
+
+
+def test_a_claim_left_to_the_countdown_goes_to_the_next_player(tmp_path: Path) -> None:
+    session = explicit_session(tmp_path, CLAIM_AND_KNOCK)
+
+    async def scenario() -> None:
+        app = HoolaApp(session, claim_seconds=0.3)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await my_move(pilot, app)
+            await pilot.press("d")
+            await until(pilot, lambda: app.asking is not None and app.asking.drawn, "the draw")
+            await pick(pilot, app, "Kh")
+            await pilot.press("x")
+            await until(pilot, lambda: app.asking is not None and app.asking.can_pass,
+                        "the claim prompt")
+            assert "■" in screen_text(app) or "□" in screen_text(app)  # the countdown bar
+            await until(pilot, lambda: "Greedy2 draw" in record_actions(session.path),
+                        "Greedy2's draw once the countdown ran out")
+            assert any(line.plain.split() == ["You", "let", "9♦", "go"] for line in app.lines)
+
+    run(scenario)
+    actions = record_actions(session.path)
+    assert actions[4] == "Greedy2 draw"
+    assert verify_path(session.path).ok
+
+
+def test_a_claim_let_go_with_escape(tmp_path: Path) -> None:
+    session = explicit_session(tmp_path, CLAIM_AND_KNOCK)
+
+    async def scenario() -> None:
+        app = HoolaApp(session, claim_seconds=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await my_move(pilot, app)
+            await pilot.press("d")
+            await until(pilot, lambda: app.asking is not None and app.asking.drawn, "the draw")
+            await pick(pilot, app, "Kh")
+            await pilot.press("x")
+            await until(pilot, lambda: app.asking is not None and app.asking.can_pass,
+                        "the claim prompt")
+            assert "■" not in screen_text(app)  # no countdown: the prompt waits
+            await pilot.press("escape")
+            await until(pilot, lambda: "Greedy2 draw" in record_actions(session.path),
+                        "Greedy2's draw")
+
+    run(scenario)
+    assert record_actions(session.path)[4] == "Greedy2 draw"
+
+
+def test_a_bot_claim_then_quit_then_resume_and_finish(tmp_path: Path) -> None:
+    session = explicit_session(tmp_path, BOT_CLAIM)
+
+    async def first() -> None:
+        app = HoolaApp(session, claim_seconds=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await my_move(pilot, app)
+            await pilot.press("d")
+            await until(pilot, lambda: app.asking is not None and app.asking.drawn, "the draw")
+            await pick(pilot, app, "5d")
+            await pilot.press("x")
+            await until(pilot, lambda: app.asking is not None and not app.asking.drawn,
+                        "the next turn")
+            screen = screen_text(app)
+            assert "Greedy2: Thank you!" in screen
+            assert " t  take" in screen  # You may take Greedy2's Kd with Kh Ks
+            await pilot.press("q")
+            await until(pilot, lambda: isinstance(app.screen, LeaveScreen), "the question")
+            await pilot.press("y")
+            await until(pilot, lambda: not app.is_running, "the app to close")
+
+    run(first)
+    actions = record_actions(session.path)
+    assert actions == ["You draw", "You discard 5d", "Greedy2 take 5d with 5s 5h",
+                       "Greedy2 discard Kd"]
+    assert verify_path(session.path).ok
+
+    resumed = Session.resume(session.path, seed=3, bot_delay=0)
+
+    async def second() -> None:
+        app = HoolaApp(resumed, claim_seconds=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await my_move(pilot, app)
+            assert app.asking is not None
+            assert sorted(app.asking.hand) == sorted(parse_cards("Kh Ks Jd 2c 3h 9s 8d"))
+            await pilot.press("t")
+            await until(pilot, lambda: app.asking is not None and app.asking.drawn, "the take")
+            await follow_hints(pilot, app)
+            assert "Deal 1 of 1" in screen_text(app)
+            await pilot.press("enter")
+
+    run(second)
+    actions = record_actions(session.path)
+    assert actions[4] == "You take Kd with Ks Kh"
+    verdict = verify_path(session.path)
+    assert verdict.ok, verdict.problems
+    assert load(session.path).deals[0].result["end"]
+
+
+def test_a_whole_match_by_hints_keeps_the_running_score(tmp_path: Path) -> None:
+    session = Session.new(Rules.preset("pagat"), players=4, seed=21, deals=2,
+                          path=tmp_path / "match.toml", bot_delay=0)
+
+    async def scenario() -> None:
+        app = HoolaApp(session, claim_seconds=0)
+        async with app.run_test(size=(160, 50)) as pilot:
+            for deal in (1, 2):
+                await follow_hints(pilot, app)
+                screen = screen_text(app)
+                assert f"Deal {deal} of 2" in screen
+                assert "Running score" in screen and "total" in screen
+                await pilot.press("enter")
+            await until(pilot, lambda: not app.is_running, "the end of the match")
+
+    run(scenario)
+    assert session.is_over
+    record = load(session.path)
+    assert len(record.deals) == 2 and all(d.result for d in record.deals)
+    assert record.totals == {session.names[q]: v for q, v in session.match.totals.items()}
+    assert sum(record.totals.values()) == 0
+    verdict = verify_path(session.path)
+    assert verdict.ok, verdict.problems
+
+
+def test_six_players_the_person_chooses_to_drop_out(tmp_path: Path) -> None:
+    rules = Rules.preset("pagat")
+    names = ["You", *[f"Greedy{i}" for i in range(1, 6)]]
+    match = Match(rules, names, seed=2)
+    match.deals.append(DealState.new(rules, names, seed=8, dealer=1))
+    session = Session(match, MatchPlan("You", ("greedy",) * 5, 1), tmp_path / "six.toml", seed=2,
+                      bot_delay=0)
+
+    async def scenario() -> None:
+        app = HoolaApp(session, claim_seconds=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await my_move(pilot, app)
+            # The four greedy bots before You chose to play: five are in, You must drop out.
+            assert app.asking is not None and app.asking.phase == "choose"
+            assert not any(isinstance(a, Play) for a in app.asking.legal)
+            assert "Five are playing this deal already" in screen_text(app)
+            await pilot.press("p")
+            assert "you must drop out" in app.message.plain
+            await pilot.press("o")
+            await until(pilot, lambda: isinstance(app.screen, SettlementScreen), "the settlement")
+            assert "You drop out of this deal" in " ".join(line.plain for line in app.lines)
+
+    run(scenario)
+    assert verify_path(session.path).ok
+    assert load(session.path).deals[0].actions[4] == "You drop"
+
+
+# -- the screen ---------------------------------------------------------------------------------
+
+def test_the_table_fits_80x24_and_spreads_out_at_160x50(tmp_path: Path) -> None:
+    async def scenario(size: tuple[int, int]) -> None:
+        session = explicit_session(tmp_path, CLAIM_AND_KNOCK)
+        app = HoolaApp(session, claim_seconds=0)
+        async with app.run_test(size=size) as pilot:
+            await my_move(pilot, app)
+            width, height = size
+            for widget in (app.query_one(SeatsPanel), app.query_one(PilePanel),
+                           app.query_one(HandPanel), app.query_one(KeyBar)):
+                region = widget.region
+                assert region.height > 0 and region.bottom <= height and region.right <= width, \
+                    (type(widget).__name__, region)
+            assert app.query_one(HandPanel).region.bottom <= app.query_one(KeyBar).region.y
+            screen = screen_text(app)
+            for seen in ("Greedy1", "Greedy2", "7 cards", "Discard", "Stock", "38 points",
+                         "knock at 10 or less", "d  draw", "HOOLA"):
+                assert seen in screen, seen
+            side = app.query_one("#side")
+            assert side.display == (width >= 120)
+            assert app.big == (height >= 36)
+
+    asyncio.run(scenario((80, 24)))
+    asyncio.run(scenario((160, 50)))
+
+
+def test_hand_sorts_by_suit_or_rank_and_cards_are_picked_by_key_and_click(tmp_path: Path) -> None:
+    session = explicit_session(tmp_path, CLAIM_AND_KNOCK)
+
+    async def scenario() -> None:
+        app = HoolaApp(session, claim_seconds=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await my_move(pilot, app)
+            panel = app.query_one(HandPanel)
+            hand = app.asking.hand if app.asking else ()
+            by_suit = [card_label(hand[i]) for i in panel.order]
+            assert by_suit == ["A♠", "9♠", "9♥", "K♥", "2♦", "A♣", "3♣"]
+            await pilot.press("s")
+            by_rank = [card_label(hand[i]) for i in panel.order]
+            assert by_rank == ["A♠", "A♣", "2♦", "3♣", "9♠", "9♥", "K♥"]
+            assert "by rank" in screen_text(app)
+            await pilot.press("2")
+            assert app._picked_cards() == [parse_card("Ac")]
+            await pilot.click(HandPanel, offset=(1 + 6 * 4 + 2, 4))  # the fifth card, 9s
+            assert sorted(app._picked_cards()) == sorted(parse_cards("Ac 9s"))
+            await pilot.press("2")
+            assert app._picked_cards() == [parse_card("9s")]
+            await pilot.press("escape")
+            assert app._picked_cards() == []
+            await pilot.click(PilePanel, offset=(16, 2))  # the stock: draw
+            await until(pilot, lambda: app.asking is not None and app.asking.drawn, "the draw")
+            assert record_actions(session.path)[0] == "You draw"
+
+    run(scenario)
+
+
+def test_wrong_keys_explain_themselves_and_nothing_changes(tmp_path: Path) -> None:
+    session = explicit_session(tmp_path, CLAIM_AND_KNOCK)
+
+    async def scenario() -> None:
+        app = HoolaApp(session, claim_seconds=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await my_move(pilot, app)
+            await pilot.press("k")
+            assert "you hold 38" in app.message.plain
+            await pilot.press("b")
+            assert "A blast needs 15 points or less" in app.message.plain
+            await pilot.press("m")
+            assert "Draw first" in app.message.plain
+            assert "Draw first" in screen_text(app)
+            await pilot.press("d")
+            await until(pilot, lambda: app.asking is not None and app.asking.drawn, "the draw")
+            await pilot.press("x")
+            assert "Pick exactly one card" in app.message.plain
+            await pick(pilot, app, "As")
+            await pick(pilot, app, "2d")
+            await pick(pilot, app, "3c")
+            await pilot.press("m")
+            assert "is not a meld" in app.message.plain
+            assert record_actions(session.path) == ["You draw"]
+
+    run(scenario)
+
+
+def test_several_fitting_moves_open_a_choice(tmp_path: Path) -> None:
+    # After drawing 9c, You hold 9s 9h 9c: three 3-card sets and the 4-card... choose by number.
+    deal = (["9s 9h 9d As 2d 3c Kh", "4d 8c 2s 4h 5c 6d 3s", "Td Tc 8s 6h Jd 2h Kd"],
+            "5h", "9c")
+    session = explicit_session(tmp_path, deal)
+
+    async def scenario() -> None:
+        app = HoolaApp(session, claim_seconds=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await my_move(pilot, app)
+            await pilot.press("d")
+            await until(pilot, lambda: app.asking is not None and app.asking.drawn, "the draw")
+            await pilot.press("m")
+            assert isinstance(app.screen, ChoiceScreen)
+            options = [describe(a, app.asking).plain for a in app.screen.actions]
+            assert len(options) == 5 and any("9♣" in o and "9♦" in o and "9♥" in o
+                                             and "9♠" in o for o in options)
+            four = next(i for i, a in enumerate(app.screen.actions)
+                        if isinstance(a, NewMeld) and len(a.cards) == 4)
+            await pilot.press(str(four + 1))
+            await until(pilot, lambda: "You meld" in " ".join(record_actions(session.path)),
+                        "the meld")
+            assert sorted(parse_cards(record_actions(session.path)[1].split()[2:])) == \
+                sorted(parse_cards("9s 9h 9d 9c"))
+
+    run(scenario)
+
+
+def test_hint_help_and_log_screens(tmp_path: Path) -> None:
+    session = explicit_session(tmp_path, CLAIM_AND_KNOCK)
+
+    async def scenario() -> None:
+        app = HoolaApp(session, claim_seconds=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await my_move(pilot, app)
+            await pilot.press("h")
+            await until(pilot, lambda: app.suggested is not None, "the hint")
+            assert app.message.plain.startswith("Hint (")
+            assert "Enter plays it" in screen_text(app)
+            assert isinstance(app.suggested, Draw)
+            await pilot.press("enter")
+            await until(pilot, lambda: app.asking is not None and app.asking.drawn, "the draw")
+            await pilot.press("h")
+            await until(pilot, lambda: app.suggested is not None, "the hint")
+            assert isinstance(app.suggested, Discard)
+            assert app._picked_cards() == [app.suggested.card]  # the hint picks its card
+            await pilot.press("question_mark")
+            assert isinstance(app.screen, HelpScreen)
+            assert "Thank you!" in screen_text(app) and "x discard" in screen_text(app)
+            await pilot.press("down")
+            assert isinstance(app.screen, HelpScreen)
+            await pilot.press("z")
+            assert not isinstance(app.screen, HelpScreen)
+            await pilot.press("l")
+            assert isinstance(app.screen, LogScreen)
+            assert "You drew" in screen_text(app)
+            await pilot.press("escape")
+            assert not isinstance(app.screen, LogScreen)
+
+    run(scenario)
+
+
+# -- the pieces ---------------------------------------------------------------------------------
+
+def test_moves_read_only_the_view() -> None:
+    rules = Rules.preset("pagat")
+    hands, upcard, stock = CLAIM_AND_KNOCK
+    state = DealState.new(rules, NAMES, deal=Deal.explicit(
+        rules, [parse_cards(h) for h in hands], parse_card(upcard), parse_cards(stock)))
+    view = state.view(0)
+    assert next_step(view, True) == "Your turn: draw (d)."
+    assert candidates(view, "draw", []) == [Draw(0)]
+    assert candidates(view, "take", []) == []
+    assert "5♥ makes no new three-card meld" in why_not(view, "take", [])
+    state.apply(Draw(0))
+    state.apply(Discard(0, parse_card("Kh")))
+    state.apply(Draw(1))
+    state.apply(Discard(1, parse_card("9d")))
+    view = state.view(0)
+    assert view.can_pass
+    assert next_step(view, True).startswith("Thank you?")
+    assert candidates(view, "take", parse_cards("9s")) == \
+        [Take(0, parse_card("9d"), tuple(parse_cards("9s 9h")))]
+    assert candidates(view, "take", parse_cards("As")) == []
+    # Another player's draw never shows its card, even if the record knows it.
+    line = log_line(Draw(1, parse_card("Qd")), view)
+    assert line.plain == "Greedy1 draws from the stock"
+    assert log_line(Draw(0, parse_card("Qd")), view, parse_card("Qd")).plain.startswith(
+        "You drew")
+
+
+def test_sort_hand_puts_jokers_last() -> None:
+    hand = (parse_card("Kd"), 52, parse_card("2s"), parse_card("2h"))
+    assert sort_hand(hand, by_rank=False) == [2, 3, 0, 1]
+    assert sort_hand(hand, by_rank=True) == [2, 3, 0, 1]
+    assert sort_hand((parse_card("As"), parse_card("Ks"), parse_card("Ah")), True) == [0, 2, 1]
+
+
+def test_match_plan_survives_the_record(tmp_path: Path) -> None:
+    plan = MatchPlan("Ann", ("greedy", "random"), 4)
+    assert MatchPlan.from_comment(plan.comment(), ["Ann", "Greedy1", "Random2"]) == plan
+    other = MatchPlan.from_comment("", ["A", "B", "C"])
+    assert other == MatchPlan("A", ("greedy", "greedy"), 0)
+
+
+def test_adviser_uses_explain_when_an_expert_is_there(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = Rules.preset("pagat")
+    view = DealState.new(rules, 3, seed=1).view(0)
+
+    class FakeExpert:
+        def __init__(self, seed: int | None = None) -> None:
+            self.seed = seed
+
+        def explain(self, view: Any) -> tuple[Any, str]:
+            return view.legal[0], "because the fake says so"
+
+    class Module:
+        ExpertBot = FakeExpert
+
+    monkeypatch.setitem(sys.modules, "hoola.bots.expert", Module)
+    adviser = Adviser(seed=1)
+    assert adviser.source == "expert bot"
+    assert adviser.advise(view) == (view.legal[0], "because the fake says so")
+
+    monkeypatch.setitem(sys.modules, "hoola.bots.expert", None)  # no expert: greedy advises
+    monkeypatch.delitem(hoola.bots.BOTS, "expert", raising=False)
+    adviser = Adviser(seed=1)
+    assert adviser.source == "greedy bot"
+    action, why = adviser.advise(view)
+    assert action in view.legal and why
+
+
+def test_play_falls_back_to_the_plain_game_without_a_terminal(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "hoola", "play", "--seed", "3", "--save",
+                           str(tmp_path / "g.toml")], input="q\n", capture_output=True,
+                          text=True, timeout=60, cwd=ROOT)
+    assert "Type h for help" in done.stdout and done.returncode == 0
+    resume = subprocess.run([sys.executable, "-m", "hoola", "play", "--resume",
+                             str(tmp_path / "g.toml")], input="", capture_output=True,
+                            text=True, timeout=60, cwd=ROOT)
+    assert resume.returncode != 0 and "--resume needs the full-screen game" in resume.stderr
+

@@ -345,11 +345,22 @@ def test_verify_illegal_expected() -> None:
 def test_verify_unfinished_deal() -> None:
     text = KNOCK.replace('"A knock",', '"A draw",')
     verdict = verify(loads(text))
-    assert verdict.problems == ["play has not ended after the last action; record says end = "
-                                "knock"]
+    assert verdict.problems == ["play has not ended after the last action, but the record gives "
+                                "end"]
     # without an end, an unfinished deal only checks that its actions are accepted
     no_end = HEAD + KNOCK_DEAL.replace(" \\\n", " ").replace('"A knock",', '"A draw",')
     assert verify(loads(no_end)).ok
+
+
+def test_verify_checks_payments_given_without_an_end() -> None:
+    """Every result key is optional: payments alone are still checked."""
+    text = KNOCK.replace('end = "knock"\n', "")
+    assert "end" not in loads(text).deals[0].result
+    assert verify(loads(text)).ok
+    wrong = text.replace("A = 6,", "A = 5,")
+    assert wrong != text
+    verdict = verify(loads(wrong))
+    assert any("payments of A is 6, record says 5" in p for p in verdict.problems)
 
 
 def test_verify_bad_cards_in_the_deal() -> None:

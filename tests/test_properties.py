@@ -126,14 +126,14 @@ def assert_view_hides(s: DealState, q: int) -> None:
             assert c in mine or c in public
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games)
 def test_random_games_keep_every_invariant(game: dict[str, Any]) -> None:
     s = make_state(game)
     play_randomly(s, random.Random(game["seed"]))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(games)
 def test_records_of_random_games_round_trip_and_verify(game: dict[str, Any]) -> None:
     s = make_state(game)

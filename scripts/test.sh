@@ -5,4 +5,7 @@ cd "$(dirname "$0")/.."
 python3 -m pip install --quiet --disable-pip-version-check -e ".[test]"
 python3 -m ruff check src tests benchmarks
 python3 -m mypy
+# The end-to-end test of the full-screen game runs it in tmux.
+command -v tmux >/dev/null || (apt-get update -qq && apt-get install -y -qq tmux >/dev/null) \
+  || echo "warning: tmux could not be installed; tests/test_tui_tmux.py will be skipped" >&2
 python3 -m pytest "$@"

@@ -381,7 +381,7 @@ def test_hand_sorts_by_suit_or_rank_and_cards_are_picked_by_key_and_click(tmp_pa
             assert app._picked_cards() == [parse_card("9s")]
             await pilot.press("escape")
             assert app._picked_cards() == []
-            await pilot.click(PilePanel, offset=(16, 2))  # the stock: draw
+            await pilot.click(PilePanel, offset=(12, 2))  # the stock: draw
             await until(pilot, lambda: app.asking is not None and app.asking.drawn, "the draw")
             assert record_actions(session.path)[0] == "You draw"
 
@@ -453,8 +453,9 @@ def test_hint_help_and_log_screens(tmp_path: Path) -> None:
             await my_move(pilot, app)
             await pilot.press("h")
             await until(pilot, lambda: app.suggested is not None, "the hint")
-            assert app.message.plain.startswith("Hint (")
+            assert app.message.plain.startswith("Hint: draw from the stock · Enter plays it")
             assert "Enter plays it" in screen_text(app)
+            assert any(line.plain.startswith("Hint from the ") for line in app.lines)
             assert isinstance(app.suggested, Draw)
             await pilot.press("enter")
             await until(pilot, lambda: app.asking is not None and app.asking.drawn, "the draw")

@@ -45,13 +45,13 @@ Screen.wide #side { display: block; }
 Screen.wide #log { display: none; }
 ScoreBar { height: 1; background: $boost; }
 SeatsPanel { height: auto; max-height: 9; }
-#middle { height: 4; }
-PilePanel { width: 26; height: 4; }
-#message { width: 1fr; height: 4; padding: 0 1; }
+#middle { height: 5; }
+PilePanel { width: 18; height: 4; }
+#message { width: 1fr; height: 5; padding: 0 1; }
 HandPanel { height: 7; }
 Screen.big SeatsPanel { max-height: 18; border: round $primary-darken-1; margin: 1 0 0 0; }
 Screen.big #middle { height: 6; margin: 1 0; }
-Screen.big PilePanel { width: 30; height: 6; }
+Screen.big PilePanel { width: 22; height: 6; }
 Screen.big #message { height: 6; }
 Screen.big HandPanel { height: 9; border: round $primary-darken-1; height: 11; }
 KeyBar { dock: bottom; height: auto; max-height: 2; background: $boost; }
@@ -426,12 +426,14 @@ class HoolaApp(App[str]):
         if self.asking is not view:
             return
         self.suggested = action
-        head = Text(f"Hint ({self.adviser.source}): ", style="bold #87d7ff")
+        head = Text("Hint: ", style="bold #87d7ff")
+        what = Text("let it go") if action is None else describe(action, view)
+        keys = Text(" (Esc)" if action is None else " · Enter plays it", style="bold")
+        self._say(Text.assemble(Text(f"Hint from the {self.adviser.source}: ", style="#87d7ff"),
+                                what, " — ", why))
+        self._tell(Text.assemble(head, what, keys, "\n", Text(why, style="italic")))
         if action is None:
-            self._tell(Text.assemble(head, "let it go — ", why, " (Esc)"))
             return
-        self._tell(Text.assemble(head, describe(action, view), " — ", why,
-                                 Text(" Enter plays it.", style="bold")))
         cards: tuple[int, ...] = ()
         if isinstance(action, NewMeld):
             cards = action.cards

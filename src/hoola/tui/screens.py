@@ -217,8 +217,9 @@ class LeaveScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         """The question."""
         with Vertical(id="leave"):
-            yield Static(Text.assemble(("Leave the game?", "bold"), f"\nIt is saved in {self.path}"
-                                       "\nand continues with: hoola play --resume FILE",
+            yield Static(Text.assemble(("Leave the game?", "bold"),
+                                       f"\nIt is saved; go on later with:\n"
+                                       f"  hoola play --resume {self.path}",
                                        "\n\ny: leave    n: stay"))
 
     def action_answer(self, leave: bool) -> None:

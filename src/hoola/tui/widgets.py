@@ -79,7 +79,7 @@ class PilePanel(Widget):
             super().__init__()
             self.pile = pile
 
-    GAP = 7  # columns between the two piles
+    GAP = 4  # columns between the two piles
 
     def __init__(self) -> None:
         super().__init__()
@@ -100,7 +100,7 @@ class PilePanel(Widget):
             card_face(view.discards[-1], big=big)
         stock = empty_face(big=big) if view is None or not view.stock_size else \
             stock_face(view.stock_size, big=big)
-        labels = f"{'Discard':<{width + 2 + self.GAP}}Stock"
+        labels = f"{'Discard':<{width + 1 + self.GAP}}Stock"
         text = Text()
         text.append(f" {labels}\n", style="dim")
         for i in range(height):

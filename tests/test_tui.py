@@ -265,6 +265,9 @@ def test_a_bot_claim_then_quit_then_resume_and_finish(tmp_path: Path) -> None:
             await my_move(pilot, app)
             assert app.asking is not None
             assert sorted(app.asking.hand) == sorted(parse_cards("Kh Ks Jd 2c 3h 9s 8d"))
+            told = [line.plain for line in app.lines]
+            assert "(resumed: the deal so far)" in told
+            assert told[-1].split() == ["Greedy2", "discards", "K♦"]
             await pilot.press("t")
             await until(pilot, lambda: app.asking is not None and app.asking.drawn, "the take")
             await follow_hints(pilot, app)

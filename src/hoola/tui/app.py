@@ -182,6 +182,10 @@ class HoolaApp(App[str]):
         who = "you deal and play" if mine else f"{view.names[view.dealer]} deals and plays"
         self._say(Text(f"Deal {session.deal_number} of {session.plan.deals}: {who} first.",
                        style="bold"))
+        if view.history:
+            self._say(Text("(resumed: the deal so far)", style="dim"))
+            for action in view.history:
+                self._say(log_line(action, view))
         self._show(view)
 
     def _engine_action(self, view: View, action: Action, drawn: int | None) -> None:

@@ -208,6 +208,31 @@ def test_a_claim_left_to_the_countdown_goes_to_the_next_player(tmp_path: Path) -
     assert verify_path(session.path).ok
 
 
+def test_the_countdown_waits_while_the_help_is_open(tmp_path: Path) -> None:
+    session = explicit_session(tmp_path, CLAIM_AND_KNOCK)
+
+    async def scenario() -> None:
+        app = HoolaApp(session, claim_seconds=0.5)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await my_move(pilot, app)
+            await pilot.press("d")
+            await until(pilot, lambda: app.asking is not None and app.asking.drawn, "the draw")
+            await pick(pilot, app, "Kh")
+            await pilot.press("x")
+            await until(pilot, lambda: app.asking is not None and app.asking.can_pass,
+                        "the claim prompt")
+            await pilot.press("question_mark")
+            await pilot.pause(1.0)  # twice the countdown, spent reading the help
+            assert app.asking is not None and app.asking.can_pass
+            await pilot.press("escape")  # closes the help, does not let the card go
+            assert app.asking is not None and app.asking.can_pass
+            await pilot.press("t")
+            await until(pilot, lambda: "You take 9d with 9s 9h" in record_actions(session.path),
+                        "the claim")
+
+    run(scenario)
+
+
 def test_a_claim_let_go_with_escape(tmp_path: Path) -> None:
     session = explicit_session(tmp_path, CLAIM_AND_KNOCK)
 
@@ -432,6 +457,8 @@ def test_several_fitting_moves_open_a_choice(tmp_path: Path) -> None:
             await pilot.press("d")
             await until(pilot, lambda: app.asking is not None and app.asking.drawn, "the draw")
             await pilot.press("m")
+            assert isinstance(app.screen, ChoiceScreen)
+            await pilot.press("x")  # the table's keys wait while the list is open
             assert isinstance(app.screen, ChoiceScreen)
             options = [describe(a, app.asking).plain for a in app.screen.actions]
             assert len(options) == 5 and any("9♣" in o and "9♦" in o and "9♥" in o

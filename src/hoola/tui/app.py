@@ -15,6 +15,7 @@ from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.timer import Timer
 from textual.widgets import RichLog, Static
 
 from hoola.actions import Action, Add, Discard, NewMeld, Take
@@ -106,8 +107,8 @@ class HoolaApp(App[str]):
         self.flash = Text("")
         self.suggested: Action | None = None
         self.deadline: float | None = None
-        self.paused_left: float | None = None
-        self.choosing = False
+        self.last_tick = time.monotonic()
+        self.flash_timer: Timer | None = None
         self.deal_over = False
         self.big = False
 
@@ -193,7 +194,9 @@ class HoolaApp(App[str]):
         if isinstance(action, Take) and action.player != view.player:
             self.flash = Text(f" {view.names[action.player]}: Thank you! ",
                               style="bold #ffffff on #b5172f")
-            self.set_timer(2.5, self._clear_flash)
+            if self.flash_timer is not None:
+                self.flash_timer.stop()
+            self.flash_timer = self.set_timer(2.5, self._clear_flash)
         self._show(view)
         if view.phase == "over":
             self._finish(view)
@@ -214,7 +217,6 @@ class HoolaApp(App[str]):
             return
         self.asking = None
         self.deadline = None
-        self.paused_left = None
         self.suggested = None
         self.picked = set()
         self.person.answer(action)
@@ -289,14 +291,18 @@ class HoolaApp(App[str]):
         return text
 
     def _time_left(self) -> float | None:
-        if self.paused_left is not None:
-            return self.paused_left
         if self.deadline is None:
             return None
         return max(0.0, self.deadline - time.monotonic())
 
     def _tick(self) -> None:
-        if self.deadline is None or self.asking is None or self.paused_left is not None:
+        now = time.monotonic()
+        elapsed, self.last_tick = now - self.last_tick, now
+        if self.deadline is None or self.asking is None:
+            return
+        if not self._on_table():
+            # A list, the help or the log is open over the table: the countdown waits.
+            self.deadline += elapsed
             return
         if time.monotonic() >= self.deadline:
             view = self.asking
@@ -327,10 +333,14 @@ class HoolaApp(App[str]):
             return []
         return [view.hand[i] for i in sorted(self.picked) if i < len(view.hand)]
 
+    def _on_table(self) -> bool:
+        """Whether the table is in front (no list, help, log or settlement over it)."""
+        return len(self.screen_stack) == 1
+
     def action_pick(self, place: int) -> None:
         """Pick (or put back) the card at ``place`` on the screen, from 0."""
         panel = self.query_one(HandPanel)
-        if place >= len(panel.order) or self.view is None:
+        if place >= len(panel.order) or self.view is None or not self._on_table():
             return
         index = panel.order[place]
         self.picked ^= {index}
@@ -354,6 +364,8 @@ class HoolaApp(App[str]):
 
     def action_verb(self, verb: str) -> None:
         """Do the move ``verb`` with the picked cards; ask which when several fit."""
+        if not self._on_table():
+            return
         view = self.asking
         picked = self._picked_cards()
         if view is None:
@@ -377,16 +389,7 @@ class HoolaApp(App[str]):
     def _choose(self, verb: str, found: list[Action], view: View) -> None:
         titles = {"meld": "Which meld?", "add": "Add which card where?", "take":
                   "Take the discard with which cards?", "discard": "Discard which card?"}
-        self.choosing = True
-        left = self._time_left()
-        if left is not None:
-            self.paused_left = left
-
         def chosen(action: Action | None) -> None:
-            self.choosing = False
-            if self.paused_left is not None:
-                self.deadline = time.monotonic() + self.paused_left
-                self.paused_left = None
             if action is not None and self.asking is view:
                 self._answer(action)
 
@@ -395,6 +398,8 @@ class HoolaApp(App[str]):
 
     def action_let_go(self) -> None:
         """Let the discard go (in a claim window); otherwise put the picked cards back."""
+        if not self._on_table():
+            return
         view = self.asking
         if view is not None and view.can_pass:
             self._say(Text.assemble("You let ", card_chip(view.claimable), " go")
@@ -414,6 +419,8 @@ class HoolaApp(App[str]):
 
     def action_hint(self) -> None:
         """Ask the adviser what to do, and why."""
+        if not self._on_table():
+            return
         view = self.asking
         if view is None:
             self._tell("Hints come when it is your move.", style="dim")
@@ -450,6 +457,8 @@ class HoolaApp(App[str]):
 
     def action_follow_hint(self) -> None:
         """Enter plays the hinted move."""
+        if not self._on_table():
+            return
         view = self.asking
         if view is None or self.suggested is None:
             return
@@ -458,18 +467,21 @@ class HoolaApp(App[str]):
 
     def action_log(self) -> None:
         """Show the whole log of the deal."""
-        self.push_screen(LogScreen(self.lines))
+        if self._on_table():
+            self.push_screen(LogScreen(self.lines))
 
     def action_help(self) -> None:
         """Show the rules in brief and the keys."""
-        self.push_screen(HelpScreen())
+        if self._on_table():
+            self.push_screen(HelpScreen())
 
     async def action_quit(self) -> None:
         """Ask, then leave (the game is saved after every move)."""
         def answered(leave: bool | None) -> None:
             if leave:
                 self._leave()
-        self.push_screen(LeaveScreen(str(self.session.path)), answered)
+        if self._on_table():
+            self.push_screen(LeaveScreen(str(self.session.path)), answered)
 
     def action_leave_now(self) -> None:
         """Ctrl+C leaves at once (the game is saved)."""

@@ -9,8 +9,8 @@ Everything here reads a :class:`~hoola.views.View` only: what the person may kno
 >>> deal = Deal.explicit(rules, [parse_cards("3c 4c 5c 9s 9h Kd Qd"),
 ...                              parse_cards("As 2s 3s 4s 5s 6s 8s")], parse_cards("9d")[0])
 >>> view = DealState.new(rules, ["You", "Bot"], deal=deal).view(0)
->>> [describe(a, view).plain for a in candidates(view, "take", [])]
-['take  9♦  with  9♠  9♥ ']
+>>> [describe(a, view).plain.split() for a in candidates(view, "take", [])]
+[['take', '9♦', 'with', '9♠', '9♥']]
 >>> why_not(view, "meld", [])
 'Draw first (d) or take the discard (t); then you may meld.'
 """

@@ -24,7 +24,7 @@ pytest.importorskip("textual")
 from textual.pilot import Pilot
 
 import hoola.bots
-from hoola.actions import Discard, Draw, Knock, NewMeld, Play, Take
+from hoola.actions import Discard, Draw, Knock, NewMeld, Play, Take, parse_action
 from hoola.cards import parse_card, parse_cards
 from hoola.deal import Deal
 from hoola.match import Match
@@ -307,6 +307,30 @@ def test_a_bot_claim_then_quit_then_resume_and_finish(tmp_path: Path) -> None:
     assert load(session.path).deals[0].result["end"]
 
 
+def test_resuming_a_finished_match_shows_how_it_ended(tmp_path: Path) -> None:
+    session = explicit_session(tmp_path, CLAIM_AND_KNOCK)
+    state = session.match.deals[0]
+    for text in ["You draw", "You discard Kh", "Greedy1 draw", "Greedy1 discard 9d",
+                 "You take 9d with 9s 9h", "You discard Qs", "Greedy1 draw", "Greedy1 discard Jh",
+                 "Greedy2 draw", "Greedy2 discard Kd", "You knock"]:
+        state.apply(parse_action(text, NAMES))
+    session.match.finish_deal()
+    session.save()
+    before = session.path.read_text()
+    resumed = Session.resume(session.path, bot_delay=0)
+
+    async def scenario() -> None:
+        app = HoolaApp(resumed)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, SettlementScreen), "the settlement")
+            assert "The match is over: You win." in screen_text(app)
+            await pilot.press("enter")
+            await until(pilot, lambda: not app.is_running, "the app to close")
+
+    run(scenario)
+    assert session.path.read_text() == before  # no deal was added
+
+
 def test_a_whole_match_by_hints_keeps_the_running_score(tmp_path: Path) -> None:
     session = Session.new(Rules.preset("pagat"), players=4, seed=21, deals=2,
                           path=tmp_path / "match.toml", bot_delay=0)
@@ -376,7 +400,7 @@ def test_the_table_fits_80x24_and_spreads_out_at_160x50(tmp_path: Path) -> None:
             assert app.query_one(HandPanel).region.bottom <= app.query_one(KeyBar).region.y
             screen = screen_text(app)
             for seen in ("Greedy1", "Greedy2", "7 cards", "Discard", "Stock", "38 points",
-                         "knock at 10 or less", "d  draw", "HOOLA"):
+                         "knock at 10 or less · blast: no", "d  draw", "HOOLA"):
                 assert seen in screen, seen
             side = app.query_one("#side")
             assert side.display == (width >= 120)

@@ -136,7 +136,13 @@ class HoolaApp(App[str]):
         self._fit(self.size.width, self.size.height)
         self._say(Text(f"Hoola, {self.session.rules.preset_name} rules. Press ? for help.",
                        style="bold"))
-        self._play_deal()
+        if self.session.is_over:
+            # A finished match was resumed: show how it ended rather than deal again.
+            last = self.session.match.deals[-1].view(self.session.person)
+            self._show(last)
+            self._finish(last)
+        else:
+            self._play_deal()
 
     def on_unmount(self) -> None:
         """Leaving by any way ends the deal's worker (the record is saved after every move)."""

@@ -177,6 +177,7 @@ class HandStatus:
     knock_limit: int | None
     may_knock: bool
     blast: str | None
+    blast_possible: bool
     blast_points: int
     meld_cards: frozenset[int]
     add_cards: frozenset[int]
@@ -192,6 +193,8 @@ class HandStatus:
             parts.append(Text(f"knock at {self.knock_limit} or less"))
         if self.blast:
             parts.append(Text(f"blast ready: {self.blast} (b)", style="bold green"))
+        elif self.blast_possible:
+            parts.append(Text("blast: no"))
         return Text(" · ").join(parts)
 
 
@@ -204,9 +207,8 @@ def hand_status(view: View) -> HandStatus:
     limit: int | None = None
     if rules.knocks and rules.knock_rule == "limit":
         limit = rules.knock_limit_for(sum(view.in_deal))
-    blast = None
-    if rules.blasts and not view.melded[me] and len(view.hand) == 7:
-        blast = blast_kind(mask, jokers, rules)
+    blast_possible = rules.blasts and not view.melded[me] and len(view.hand) == 7
+    blast = blast_kind(mask, jokers, rules) if blast_possible else None
     my_turn_melds = [a for a in view.legal if isinstance(a, NewMeld)]
     if my_turn_melds:
         melds = [a.cards for a in my_turn_melds]
@@ -218,7 +220,7 @@ def hand_status(view: View) -> HandStatus:
     takes = [c for a in view.legal if isinstance(a, Take) for c in a.with_cards]
     return HandStatus(
         points=points, knock_limit=limit, may_knock=any(isinstance(a, Knock) for a in view.legal),
-        blast=blast, blast_points=blast_points(mask, rules),
+        blast=blast, blast_possible=blast_possible, blast_points=blast_points(mask, rules),
         meld_cards=frozenset(c for m in melds for c in m), add_cards=frozenset(adds),
         take_cards=frozenset(takes), melds=tuple(sorted(set(melds), key=lambda m: (-len(m), m))))
 

@@ -163,6 +163,8 @@ class HandPanel(Widget):
         if view is None or status is None:
             return Text("")
         width, height = face_size(self.big)
+        if not view.in_deal[view.player]:
+            return Text(" You sit this deal out.", style="bold")
         title = Text.assemble(Text(" Your hand", style="bold"),
                               (f" (by {'rank' if self.by_rank else 'suit'}, s sorts) · ", "dim"),
                               status.summary())

@@ -257,7 +257,7 @@ class HoolaApp(App[str]):
         self.query_one(ScoreBar).show(session.rules.preset_name, session.deal_number,
                                       session.plan.deals, view.stake, view.names,
                                       dict(session.match.totals), view.player)
-        self.query_one(SeatsPanel).show(view)
+        self.query_one(SeatsPanel).show(view, self.big)
         self.query_one(PilePanel).show(view, self.big)
         self.query_one(HandPanel).show(view, self.picked, self.by_rank, self.big)
         self.query_one(KeyBar).show(self.asking, asked)

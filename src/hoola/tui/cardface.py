@@ -75,10 +75,19 @@ def face_size(big: bool) -> tuple[int, int]:
     return (7, 5) if big else (FACE_WIDTH, 3)
 
 
-def card_face(card: int, *, selected: bool = False, big: bool = False) -> list[Text]:
-    """A card face, one Text a line: rank in the corners, the suit in the middle."""
+def card_face(card: int, *, selected: bool = False, big: bool = False,
+              stands_for: int | None = None) -> list[Text]:
+    """A card face, one Text a line: rank in the corners, the suit in the middle.
+
+    A joker in a meld shows the card it stands for (``stands_for``) in its middle.
+    """
     style = card_style(card, selected=selected)
     width, _ = face_size(big)
+    if card == JOKER and stands_for is not None and stands_for >= 0:
+        middle = f"{card_label(stands_for):^{width}}"
+        lines = [f"{'JK':<{width}}", *([" " * width] if big else []), middle,
+                 *([" " * width] if big else []), f"{'JK':>{width}}"]
+        return [Text(line, style=style) for line in lines]
     if card == JOKER:
         rank, suit = "JK", "★"
     else:

@@ -17,6 +17,8 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from hoola.actions import Action, Add, Discard, Draw, Knock, NewMeld, Take
+from hoola.cards import JOKER
+from hoola.melds import Meld
 from hoola.text import stakes
 from hoola.tui.cardface import card_face, empty_face, face_size, meld_chips, sort_hand, stock_face
 from hoola.tui.moves import HandStatus, hand_status
@@ -43,13 +45,19 @@ class ScoreBar(Static):
 
 
 class SeatsPanel(Static):
-    """One row a seat: who, how many cards, melded or not, and the melds they own."""
+    """One row a seat: who, how many cards, melded or not, and the melds they own.
 
-    def show(self, view: View) -> None:
+    On a large screen the melds are drawn as cards, when they fit the width.
+    """
+
+    INFO_WIDTH = 24
+
+    def show(self, view: View, big: bool = False) -> None:
         """Draw the seats for ``view``."""
         grid = Table.grid(padding=(0, 1), expand=True)
-        grid.add_column(no_wrap=True)
+        grid.add_column(no_wrap=True, width=self.INFO_WIDTH if big else None)
         grid.add_column(ratio=1)
+        room = self.size.width - self.INFO_WIDTH - 4
         for q, name in enumerate(view.names):
             turn = q == view.current and view.phase != "over"
             who = Text()
@@ -58,15 +66,38 @@ class SeatsPanel(Static):
                        style="bold" if q == view.player or turn else "")
             who.append("D" if q == view.dealer else " ", style="dim")
             if not view.in_deal[q]:
-                who.append("  out of this deal   ", style="dim")
+                status = Text("out of this deal", style="dim")
             else:
                 n = view.hand_sizes[q]
-                who.append(f" {n} card{'s' if n != 1 else ' '} ")
-                who.append("melded " if view.melded[q] else "no meld", style="green"
-                           if view.melded[q] else "dim")
-            melds = [meld_chips(m) for m in view.table if m.owner == q]
-            grid.add_row(who, Text("  ").join(melds) if melds else Text(""))
+                status = Text(f"{n} card{'s' if n != 1 else ' '} ")
+                status.append("melded " if view.melded[q] else "no meld", style="green"
+                              if view.melded[q] else "dim")
+            mine = [m for m in view.table if m.owner == q]
+            faces = _meld_faces(mine) if big and mine else None
+            if big:
+                fits = faces is not None and faces[0].cell_len <= room
+                melds = Text("\n").join(faces) if faces is not None and fits else \
+                    Text("  ").join(meld_chips(m) for m in mine)
+                grid.add_row(Text.assemble(who, "\n   ", status, "\n" if fits else ""), melds)
+            else:
+                melds = Text("  ").join(meld_chips(m) for m in mine)
+                grid.add_row(Text.assemble(who, " ", status), melds)
         self.update(grid)
+
+
+def _meld_faces(melds: Sequence[Meld]) -> list[Text]:
+    """The melds as three lines of small card faces, a wider gap between melds."""
+    lines = [Text(), Text(), Text()]
+    for k, meld in enumerate(melds):
+        for card, face in zip(meld.cards, meld.faces, strict=True):
+            drawn = card_face(card, stands_for=face if card == JOKER else None)
+            for line, part in zip(lines, drawn, strict=True):
+                line.append_text(part)
+                line.append(" ")
+        if k < len(melds) - 1:
+            for line in lines:
+                line.append("  ")
+    return lines
 
 
 class PilePanel(Widget):

@@ -1,0 +1,40 @@
+"""Strength levels for the interfaces: a named level is a bot with a budget.
+
+| level | bot | time budget per decision |
+|---|---|---|
+| beginner | random | instant |
+| easy | greedy | instant |
+| medium | expert | under 10 ms |
+| hard | ismcts, 24 playouts | at most 0.5 s |
+| master | ismcts, 96 playouts | at most 1 s |
+
+>>> bot_for_level("medium").name
+'expert'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hoola.play import Player
+
+__all__ = ["LEVELS", "bot_for_level"]
+
+LEVELS: dict[str, tuple[str, dict[str, Any], float]] = {
+    "beginner": ("random", {}, 0.01),
+    "easy": ("greedy", {}, 0.01),
+    "medium": ("expert", {}, 0.01),
+    "hard": ("ismcts", {"playouts": 24, "seconds": 0.5}, 0.5),
+    "master": ("ismcts", {"playouts": 96, "seconds": 1.0}, 1.0),
+}
+"""Level name -> (bot name, bot options, stated seconds per decision), weakest first."""
+
+
+def bot_for_level(level: str, seed: int | None = None) -> Player:
+    """The bot playing at ``level`` (see :data:`LEVELS`)."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}; levels are {', '.join(LEVELS)}")
+    from hoola.bots import make_bot
+
+    name, options, _ = LEVELS[level]
+    return make_bot(name, seed, **options)

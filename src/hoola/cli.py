@@ -156,3 +156,47 @@ def rules() -> None:
     click.echo("Options (pagat values):")
     for key, value in Rules.preset("pagat").options().items():
         click.echo(f"  {key} = {value}")
+
+
+@cli.command()
+@click.option("--bots", "-b", default="expert,greedy", show_default=True,
+              help="Bot specs seated in turn around the table, comma-separated (random, greedy, "
+                   "expert, ismcts, or ismcts:playouts=30:seconds=1).")
+@click.option("--deals", "-n", default=1000, show_default=True, type=click.IntRange(1),
+              help="Units to play: shuffles (with --duplicate each is played under every "
+                   "distinct rotation of the seats).")
+@click.option("--players", "-p", default=4, show_default=True, type=click.IntRange(2, 7))
+@click.option("--rules", "-r", "preset", default="pagat", show_default=True, help="Rule preset.")
+@click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
+              help="Override one rule option (repeatable).")
+@click.option("--duplicate/--rotate", default=True, show_default=True,
+              help="Duplicate deals (each shuffle under every seating) or one seating per "
+                   "shuffle, rotated.")
+@click.option("--match-deals", default=1, show_default=True, type=click.IntRange(1),
+              help="Deals per game: above 1, matches in which the winner deals next.")
+@click.option("--round-robin", is_flag=True,
+              help="Play every pair of the given bots against each other (alternate seats).")
+@click.option("--seed", default=0, show_default=True, type=int, help="Seed of every shuffle.")
+@click.option("--workers", "-j", default=None, type=click.IntRange(1),
+              help="Processes (default: all cores).")
+@click.option("--external", "-x", "externals", multiple=True, metavar="NAME=COMMAND",
+              help="An external bot speaking docs/protocol.md, usable as NAME in --bots.")
+@click.option("--plot", "plot_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=None, help="Write PNG charts into this folder.")
+@click.option("--records", "records_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=None, help="Save every game as a record file into this folder.")
+@click.option("--ray", "ray_address", default=None, metavar="ADDRESS",
+              help="Run on a Ray cluster at ADDRESS ('local' starts one in this process).")
+@click.option("--compare-rules", "compare", default=None, metavar="PRESET,...",
+              help="Compare rule presets (end types, stakes, the dealer's and seats' edge).")
+def sim(bots: str, deals: int, players: int, preset: str, options: tuple[str, ...],
+        duplicate: bool, match_deals: int, round_robin: bool, seed: int, workers: int | None,
+        externals: tuple[str, ...], plot_dir: Path | None, records_dir: Path | None,
+        ray_address: str | None, compare: str | None) -> None:
+    """Play many deals between bots and report stakes, win rates, end types and ratings."""
+    from hoola.sim.cli import run_sim
+
+    run_sim(bots=bots, deals=deals, players=players, preset=preset,
+            options=parse_option_values(options), duplicate=duplicate, match_deals=match_deals,
+            round_robin=round_robin, seed=seed, workers=workers, externals=externals,
+            plot_dir=plot_dir, records_dir=records_dir, ray_address=ray_address, compare=compare)

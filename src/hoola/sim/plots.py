@@ -1,0 +1,126 @@
+"""PNG charts of a simulation with matplotlib (the ``sim`` extra).
+
+``stakes.png``: each bot's stakes won per deal with its 95% interval; ``ends.png``: how each bot's
+deals ended (its wins by end type, undercuts, paying all); ``running.png``: each bot's running
+mean of stakes per deal over the units, which shows when the estimate settles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from hoola.sim.simulation import GameOutcome
+from hoola.sim.stats import BotStats, RulesStats
+
+__all__ = ["plot_bots", "plot_rules"]
+
+
+def _pyplot() -> Any:
+    """matplotlib's pyplot on the file-only backend (imported late: an optional extra)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def plot_bots(stats: Sequence[BotStats], games: Sequence[GameOutcome], out: Path) -> list[Path]:
+    """Write the bot charts into ``out``; return the files written."""
+    p = _pyplot()
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    names = [s.bot for s in stats]
+
+    fig, ax = p.subplots(figsize=(6, 3.5))
+    ax.bar(names, [s.stakes.mean for s in stats], yerr=[s.stakes.half for s in stats],
+           capsize=6, color="#4C72B0")
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_ylabel("stakes won per deal (95% CI)")
+    ax.set_title("Stakes per deal")
+    fig.tight_layout()
+    written.append(out / "stakes.png")
+    fig.savefig(written[-1], dpi=110)
+    p.close(fig)
+
+    kinds = sorted({k for s in stats for k in s.ends})
+    fig, ax = p.subplots(figsize=(7, 3.8))
+    bottom = [0.0] * len(stats)
+    for kind in [*kinds, "undercut", "paid all"]:
+        values = [s.undercut_rate if kind == "undercut" else s.paid_all_rate if kind == "paid all"
+                  else s.ends.get(kind, 0.0) for s in stats]
+        ax.bar(names, values, bottom=bottom, label=kind)
+        bottom = [b + v for b, v in zip(bottom, values, strict=True)]
+    ax.set_ylabel("share of the bot's deals")
+    ax.set_title("Wins by end type, undercuts and paying all")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1, 1))
+    fig.tight_layout()
+    written.append(out / "ends.png")
+    fig.savefig(written[-1], dpi=110)
+    p.close(fig)
+
+    fig, ax = p.subplots(figsize=(7, 3.8))
+    for bot in names:
+        per_unit: dict[int, list[float]] = {}
+        for g in games:
+            for d in g.deals:
+                for s, b in enumerate(g.seats):
+                    if b == bot:
+                        per_unit.setdefault(g.unit, []).append(d.payments[s])
+        running, total = [], 0.0
+        for i, u in enumerate(sorted(per_unit), start=1):
+            total += sum(per_unit[u]) / len(per_unit[u])
+            running.append(total / i)
+        ax.plot(range(1, len(running) + 1), running, label=bot)
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_xlabel("units (shuffles)")
+    ax.set_ylabel("running mean of stakes per deal")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    written.append(out / "running.png")
+    fig.savefig(written[-1], dpi=110)
+    p.close(fig)
+    return written
+
+
+def plot_rules(by_rules: Sequence[tuple[str, RulesStats]], out: Path) -> list[Path]:
+    """Write the rule-comparison charts (end types, seat edges) into ``out``."""
+    p = _pyplot()
+    out.mkdir(parents=True, exist_ok=True)
+    names = [n for n, _ in by_rules]
+    written: list[Path] = []
+    kinds = sorted({k for _, r in by_rules for k in r.ends})
+    fig, ax = p.subplots(figsize=(7, 3.8))
+    bottom = [0.0] * len(names)
+    for kind in kinds:
+        values = [r.ends.get(kind, 0.0) for _, r in by_rules]
+        ax.bar(names, values, bottom=bottom, label=kind)
+        bottom = [b + v for b, v in zip(bottom, values, strict=True)]
+    ax.set_ylabel("share of deals")
+    ax.set_title("How deals end")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1, 1))
+    fig.tight_layout()
+    written.append(out / "rules-ends.png")
+    fig.savefig(written[-1], dpi=110)
+    p.close(fig)
+
+    fig, ax = p.subplots(figsize=(7, 3.8))
+    players = len(by_rules[0][1].seat_edges) if by_rules else 0
+    width = 0.8 / max(players, 1)
+    for k in range(players):
+        xs = [i + k * width for i in range(len(names))]
+        ax.bar(xs, [r.seat_edges[k].mean for _, r in by_rules], width,
+               yerr=[r.seat_edges[k].half for _, r in by_rules], capsize=3,
+               label="dealer" if k == 0 else f"dealer+{k}")
+    ax.set_xticks([i + width * (players - 1) / 2 for i in range(len(names))], names)
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_ylabel("stakes per deal (95% CI)")
+    ax.set_title("Seat edge, counted from the dealer")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    written.append(out / "rules-seats.png")
+    fig.savefig(written[-1], dpi=110)
+    p.close(fig)
+    return written

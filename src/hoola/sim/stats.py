@@ -1,0 +1,182 @@
+"""Statistics over simulated games: stakes per deal with 95% intervals, win rates, end types.
+
+Units (one shuffle under all its seatings) are independent, the games inside a unit are not: every
+mean and interval here is taken over units. A bot's value in a unit is its average payment per
+deal over all the seats it held in that unit.
+
+>>> m = mean_ci([1.0, 2.0, 3.0, 4.0])
+>>> round(m.mean, 2), round(m.low, 2), round(m.high, 2)
+(2.5, 0.45, 4.55)
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from hoola.scoring import END_KINDS
+from hoola.sim.simulation import GameOutcome
+
+__all__ = ["BotStats", "Estimate", "RulesStats", "bot_stats", "margin", "mean_ci", "rules_stats"]
+
+Z95 = 1.959964
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """A mean with its 95% confidence interval (normal approximation) and the sample size."""
+
+    mean: float
+    half: float
+    n: int
+
+    @property
+    def low(self) -> float:
+        """Lower end of the 95% interval."""
+        return self.mean - self.half
+
+    @property
+    def high(self) -> float:
+        """Upper end of the 95% interval."""
+        return self.mean + self.half
+
+    @property
+    def excludes_zero(self) -> bool:
+        """Whether the interval lies wholly on one side of zero."""
+        return self.low > 0 or self.high < 0
+
+    def __str__(self) -> str:
+        return f"{self.mean:+.3f} ± {self.half:.3f}"
+
+
+def mean_ci(values: Sequence[float]) -> Estimate:
+    """The mean of ``values`` and the half-width of its 95% interval (Student's t for small n)."""
+    n = len(values)
+    if n == 0:
+        return Estimate(0.0, math.inf, 0)
+    mean = sum(values) / n
+    if n == 1:
+        return Estimate(mean, math.inf, 1)
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return Estimate(mean, _t95(n - 1) * math.sqrt(var / n), n)
+
+
+def _t95(df: int) -> float:
+    """The two-sided 95% quantile of Student's t (a close approximation, exact in the limit)."""
+    table = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
+             9: 2.262, 10: 2.228, 15: 2.131, 20: 2.086, 30: 2.042, 60: 2.000, 120: 1.980}
+    if df in table:
+        return table[df]
+    if df > 120:
+        return Z95 + 2.4 / df
+    keys = sorted(table)
+    lo = max(k for k in keys if k < df)
+    hi = min(k for k in keys if k > df)
+    return table[lo] + (table[hi] - table[lo]) * (df - lo) / (hi - lo)
+
+
+@dataclass(frozen=True, slots=True)
+class BotStats:
+    """One bot's results: stakes per deal, win rate, how its deals ended, deal length."""
+
+    bot: str
+    seat_deals: int
+    stakes: Estimate
+    win_rate: float
+    ends: dict[str, float] = field(default_factory=dict)
+    undercut_rate: float = 0.0
+    paid_all_rate: float = 0.0
+    turns: float = 0.0
+    seconds_per_deal: float = 0.0
+
+
+def _per_unit(games: Iterable[GameOutcome], bot: str) -> dict[int, list[float]]:
+    units: dict[int, list[float]] = defaultdict(list)
+    for g in games:
+        for d in g.deals:
+            for s, b in enumerate(g.seats):
+                if b == bot:
+                    units[g.unit].append(d.payments[s])
+    return units
+
+
+def bot_stats(games: Sequence[GameOutcome], bots: Sequence[str]) -> list[BotStats]:
+    """Statistics per bot, in the order of ``bots``."""
+    out = []
+    for bot in bots:
+        units = _per_unit(games, bot)
+        values = [sum(v) / len(v) for v in units.values() if v]
+        count = wins = undercut = paid_all = turns = 0.0
+        seconds = 0.0
+        ends: dict[str, float] = defaultdict(float)
+        for g in games:
+            seats = [s for s, b in enumerate(g.seats) if b == bot]
+            if not seats:
+                continue
+            seconds += g.seconds * len(seats) / len(g.seats)
+            for d in g.deals:
+                for s in seats:
+                    count += 1
+                    turns += d.turns
+                    if s in d.winners:
+                        wins += 1
+                        ends[d.end] += 1
+                    if d.undercut == s:
+                        undercut += 1
+                    if d.payer == s:
+                        paid_all += 1
+        if not count:
+            out.append(BotStats(bot, 0, mean_ci([]), 0.0))
+            continue
+        out.append(BotStats(
+            bot, int(count), mean_ci(values), wins / count,
+            {e: ends[e] / count for e in END_KINDS if ends.get(e)},
+            undercut / count, paid_all / count, turns / count,
+            seconds / count * len(games[0].seats) if games else 0.0))
+    return out
+
+
+def margin(games: Sequence[GameOutcome], a: str, b: str) -> Estimate:
+    """How much more ``a`` wins per deal than ``b``, paired by unit (units holding both)."""
+    ua, ub = _per_unit(games, a), _per_unit(games, b)
+    diffs = [sum(ua[u]) / len(ua[u]) - sum(ub[u]) / len(ub[u]) for u in ua if ub.get(u)]
+    return mean_ci(diffs)
+
+
+@dataclass(frozen=True, slots=True)
+class RulesStats:
+    """What a rule set does: end types, stakes changing hands, the edge of each seat."""
+
+    deals: int
+    ends: dict[str, float]
+    stakes: Estimate
+    seat_edges: tuple[Estimate, ...]
+    turns: float
+
+
+def rules_stats(games: Sequence[GameOutcome], players: int) -> RulesStats:
+    """End shares, stakes paid to winners per deal, and each seat's edge counted from the dealer.
+
+    ``seat_edges[0]`` is the dealer's mean payment per deal, ``seat_edges[1]`` the next player's,
+    and so on; each is averaged over the seatings of a unit first.
+    """
+    ends: dict[str, float] = defaultdict(float)
+    paid: dict[int, list[float]] = defaultdict(list)
+    seats: dict[int, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+    count = 0
+    turns = 0
+    for g in games:
+        for d in g.deals:
+            count += 1
+            turns += d.turns
+            ends[d.end] += 1
+            paid[g.unit].append(sum(p for p in d.payments if p > 0))
+            for s, p in enumerate(d.payments):
+                seats[(s - d.dealer) % players][g.unit].append(p)
+    edges = tuple(mean_ci([sum(v) / len(v) for v in seats[k].values()])
+                  for k in range(players))
+    return RulesStats(count, {e: ends[e] / count for e in END_KINDS if ends.get(e)},
+                      mean_ci([sum(v) / len(v) for v in paid.values()]), edges,
+                      turns / count if count else 0.0)

@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""A reference external bot for Hoola: plays a random legal action (hoola-bot/1 protocol).
+
+It needs nothing but the Python standard library, as a bot in any language would: read one JSON
+object per line on stdin, answer the ones that ask with one JSON object per line on stdout. See
+docs/protocol.md. Try it:
+
+    hoola sim --external rnd="python examples/random_bot.py" --bots rnd,greedy -n 20 -j 1
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+
+
+def main() -> None:
+    rng = random.Random(int(sys.argv[1]) if len(sys.argv) > 1 else None)
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        message = json.loads(line)
+        kind = message.get("type")
+        if kind == "hello":
+            reply: dict[str, object] = {"type": "ready", "name": "random-example"}
+        elif kind == "act":
+            view = message["view"]
+            choices: list[str | None] = list(view["legal"])
+            if view["can_pass"]:
+                choices.append(None)  # letting a claimable discard go
+            reply = {"type": "action", "action": rng.choice(choices)}
+        elif kind == "quit":
+            return
+        else:
+            continue  # "deal" and "end" are news; nothing to answer
+        sys.stdout.write(json.dumps(reply) + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

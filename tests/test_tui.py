@@ -83,6 +83,7 @@ async def until(pilot: Pilot[Any], condition: Callable[[], bool], what: str,
         if time.monotonic() > end:
             raise AssertionError(f"gave up waiting for {what}")
         await pilot.pause(0.01)
+    await pilot.pause()  # let the screen catch up (layout, refresh) before it is read
 
 
 async def my_move(pilot: Pilot[Any], app: HoolaApp) -> None:

@@ -8,13 +8,16 @@ The deal is played by :func:`hoola.play.play_deal` in a worker thread (see
 from __future__ import annotations
 
 import time
-from typing import ClassVar
+from collections.abc import Callable
+from functools import partial
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import RichLog, Static
 
@@ -70,6 +73,14 @@ KeyBar { dock: bottom; height: auto; max-height: 2; background: $boost; }
     border: thick $primary; padding: 0 1; }
 ChoiceScreen, LeaveScreen, SettlementScreen, HelpScreen, LogScreen { align: center middle; }
 """
+
+
+class FromWorker(Message):
+    """Something a worker thread asks the screen to do."""
+
+    def __init__(self, call: Callable[[], None]) -> None:
+        super().__init__()
+        self.call = call
 
 
 class HoolaApp(App[str]):
@@ -164,20 +175,24 @@ class HoolaApp(App[str]):
 
     @work(thread=True, exclusive=True, group="deal")
     def _play_deal(self) -> None:
-        try:
-            self.session.play(self.person, self._action_from_worker, self._start_from_worker)
-        except RuntimeError:
-            if not self.session.stopped.is_set():  # pragma: no cover - a real failure
-                raise
+        self.session.play(self.person, self._action_from_worker, self._start_from_worker)
+
+    def _later(self, call: Callable[..., None], *args: Any) -> None:
+        # Posting never blocks the worker, even while the app is closing; messages keep order.
+        self.post_message(FromWorker(partial(call, *args)))
+
+    def on_from_worker(self, message: FromWorker) -> None:
+        """Do on the screen's thread what a worker asked for."""
+        message.call()
 
     def _start_from_worker(self, view: View) -> None:
-        self.call_from_thread(self._deal_started, view)
+        self._later(self._deal_started, view)
 
     def _action_from_worker(self, view: View, action: Action, drawn: int | None) -> None:
-        self.call_from_thread(self._engine_action, view, action, drawn)
+        self._later(self._engine_action, view, action, drawn)
 
     def _ask_from_worker(self, view: View) -> None:
-        self.call_from_thread(self._ask, view)
+        self._later(self._ask, view)
 
     def _deal_started(self, view: View) -> None:
         session = self.session
@@ -437,7 +452,7 @@ class HoolaApp(App[str]):
     @work(thread=True, exclusive=True, group="hint")
     def _advise(self, view: View) -> None:
         action, why = self.adviser.advise(view)
-        self.call_from_thread(self._show_hint, view, action, why)
+        self._later(self._show_hint, view, action, why)
 
     def _show_hint(self, view: View, action: Action | None, why: str) -> None:
         if self.asking is not view:

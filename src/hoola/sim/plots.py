@@ -1,8 +1,9 @@
 """PNG charts of a simulation with matplotlib (the ``sim`` extra).
 
-``stakes.png``: each bot's stakes won per deal with its 95% interval; ``ends.png``: how each bot's
-deals ended (its wins by end type, undercuts, paying all); ``running.png``: each bot's running
-mean of stakes per deal over the units, which shows when the estimate settles.
+``stakes.png``: each bot's stakes won per deal with its 95% interval; ``ends.png``: how each bot
+won (by end type, above the axis) and lost by its own doing (undercut, paying all, below);
+``running.png``: each bot's running mean of stakes per deal over the units, which shows when the
+estimate settles.
 """
 
 from __future__ import annotations
@@ -48,13 +49,19 @@ def plot_bots(stats: Sequence[BotStats], games: Sequence[GameOutcome], out: Path
     kinds = sorted({k for s in stats for k in s.ends})
     fig, ax = p.subplots(figsize=(7, 3.8))
     bottom = [0.0] * len(stats)
-    for kind in [*kinds, "undercut", "paid all"]:
-        values = [s.undercut_rate if kind == "undercut" else s.paid_all_rate if kind == "paid all"
-                  else s.ends.get(kind, 0.0) for s in stats]
-        ax.bar(names, values, bottom=bottom, label=kind)
+    for kind in kinds:
+        values = [s.ends.get(kind, 0.0) for s in stats]
+        ax.bar(names, values, bottom=bottom, label=f"won: {kind}")
         bottom = [b + v for b, v in zip(bottom, values, strict=True)]
+    # Losses that were the bot's own doing go below the axis.
+    below = [0.0] * len(stats)
+    for kind, values in (("undercut", [s.undercut_rate for s in stats]),
+                         ("paid all", [s.paid_all_rate for s in stats])):
+        ax.bar(names, [-v for v in values], bottom=below, label=f"lost: {kind}", hatch="//")
+        below = [b - v for b, v in zip(below, values, strict=True)]
+    ax.axhline(0, color="black", linewidth=0.8)
     ax.set_ylabel("share of the bot's deals")
-    ax.set_title("Wins by end type, undercuts and paying all")
+    ax.set_title("Wins by end type (above), undercut or paying all (below)")
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1, 1))
     fig.tight_layout()
     written.append(out / "ends.png")

@@ -580,6 +580,10 @@ def test_match_plan_survives_the_record(tmp_path: Path) -> None:
 def test_adviser_uses_explain_when_an_expert_is_there(monkeypatch: pytest.MonkeyPatch) -> None:
     rules = Rules.preset("pagat")
     view = DealState.new(rules, 3, seed=1).view(0)
+    real = Adviser(seed=1)  # the project's expert bot, which explains its moves
+    assert real.source == "expert bot"
+    action, why = real.advise(view)
+    assert action in view.legal and why
 
     class FakeExpert:
         def __init__(self, seed: int | None = None) -> None:

@@ -82,7 +82,8 @@ def parse_option_values(pairs: tuple[str, ...]) -> dict[str, object]:
               help="Override one rule option, e.g. -o knock_limit=15 (repeatable).")
 @click.option("--seed", type=int, default=None, help="Seed for the shuffles (replayable games).")
 @click.option("--bots", default="greedy", show_default=True,
-              help="Bot kinds for the opponents, comma-separated, used in turn (random, greedy).")
+              help="Bot kinds for the opponents, comma-separated, used in turn (random, greedy, "
+                   "expert, ismcts).")
 @click.option("--deals", default=1, show_default=True, type=click.IntRange(1, 1000),
               help="Deals in the match.")
 @click.option("--name", default="You", show_default=True, help="Your name at the table.")

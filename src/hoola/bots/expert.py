@@ -73,7 +73,6 @@ class Knowledge:
         "hand",
         "live",
         "live_count",
-        "lone_weight",
         "rules",
         "view",
     )
@@ -83,7 +82,6 @@ class Knowledge:
         self.view = view
         self.claim_weight = claim_weight
         self.go_out_weight = go_out_weight
-        self.lone_weight = 0.0
         self.rules = view.rules
         self.hand = _mask(view.hand)
         table = _mask(c for m in view.table for c in m.cards)
@@ -122,12 +120,14 @@ class Knowledge:
     def potential(self, card: int, hand: int) -> float:
         """How many live cards would complete a meld with ``card`` and the rest of ``hand``.
 
-        A card already one away from a meld counts each live completer once; a lone card counts
-        each live pair at a quarter (it needs two more cards).
+        Only cards one away from a meld count (a pair, a two-card run or a run with a gap): each
+        live completing card counts once. A lone card, needing two more, counts nothing, since
+        most deals end within a few turns.
         """
         score = 0.0
         for need in self.completers(card, hand & ~(1 << card)):
-            score += 1.0 if len(need) == 1 else self.lone_weight
+            if len(need) == 1:
+                score += 1.0
         if card % 13 == SEVEN:
             score += 1.0  # a seven can always be melded alone
         return score
@@ -236,8 +236,7 @@ class ExpertBot:
 
     def __init__(self, seed: int | None = None, *, knock_risk: float = KNOCK_RISK,
                  out_weight: float = OUT_WEIGHT, claim_weight: float = CLAIM_WEIGHT,
-                 go_out_weight: float = GO_OUT_WEIGHT, lone_weight: float = 0.0) -> None:
-        self.lone_weight = lone_weight
+                 go_out_weight: float = GO_OUT_WEIGHT) -> None:
         self.seed = seed  # unused: the expert is deterministic, the seed keeps the bot interface
         self.knock_risk = knock_risk
         self.out_weight = out_weight
@@ -263,7 +262,6 @@ class ExpertBot:
             if isinstance(a, Take) and a.purpose is not None:
                 return a, f"Take {format_card(a.card)} for a {a.purpose}: it wins the deal at once."
         know = Knowledge(view, self.claim_weight, self.go_out_weight)
-        know.lone_weight = self.lone_weight
         knock = next((a for a in legal if isinstance(a, Knock)), None)
         if knock is not None:
             choice = self._knock(view, know, knock)

@@ -90,7 +90,7 @@ class IsmctsBot:
         best, gain, samples = self._search(view, candidates)
         if best == prior:
             return prior, reason
-        what = "letting the discard go" if best is None else view.names and _describe(best, view)
+        what = "letting the discard go" if best is None else _describe(best, view)
         return best, (f"Search: {what} did better than the expert's choice by {gain:+.2f} stakes "
                       f"a deal over {samples} guesses at the hidden cards.")
 

@@ -221,8 +221,6 @@ def settle(rules: Rules, end: str, seats: Mapping[int, SeatShowdown], winners: S
             factor = 2
         total *= factor
         payments[payer] -= total
-        notes.append(f"one pays all: {payer} pays every loser's amount"
-                     + (" doubled" if factor == 2 else ""))
     else:
         payer = None
         for line in lines:

@@ -40,8 +40,12 @@ def describe_table(table: Sequence[Meld], names: Sequence[str]) -> list[str]:
 
 
 def describe_settlement(result: Settlement, names: Sequence[str],
-                        hands: Sequence[Sequence[int]] | None = None) -> list[str]:
-    """The settlement explained line by line: who won how, who pays what and why."""
+                        hands: Sequence[Sequence[int]] | None = None,
+                        me: int | None = None) -> list[str]:
+    """The settlement explained line by line: who won how, who pays what and why.
+
+    With ``me``, that player's lines speak to them ("You owe 3").
+    """
     winners = ", ".join(names[w] for w in result.winners)
     lines = [f"Play ended by {END_NAMES.get(result.end, result.end)}. Winner"
              f"{'s' if len(result.winners) > 1 else ''}: {winners}."]
@@ -53,8 +57,13 @@ def describe_settlement(result: Settlement, names: Sequence[str],
         if line.last:
             why.append(f"last place ({line.last})")
         why.extend(f"x{format_number(f).strip(chr(34))} {label}" for label, f in line.multipliers)
-        lines.append(f"  {names[line.seat]} owes {format_number(line.amount).strip(chr(34))}: "
-                     + ", ".join(why))
+        who = "You owe" if line.seat == me else f"{names[line.seat]} owes"
+        lines.append(f"  {who} {format_number(line.amount).strip(chr(34))}: " + ", ".join(why))
+    if result.payer is not None and result.losers:
+        who = "You pay" if result.payer == me else f"{names[result.payer]} pays"
+        lines.append(f"  One pays all: {who} every loser's amount"
+                     + (", doubled" if result.pay_all_factor == 2 else "")
+                     + " and the others pay nothing")
     lines.extend(f"  {note}" for note in result.notes)
     lines.append("Payments: " + ", ".join(f"{names[q]} {stakes(v)}"
                                           for q, v in sorted(result.payments.items())))

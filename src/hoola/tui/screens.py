@@ -102,7 +102,7 @@ class SettlementScreen(ModalScreen[str]):
                         hands.add_row(Text(label, style="bold"), chips(view.hands[q]))
                 yield Static(hands)
                 # The hands above show the points; the rest explains who pays what and why.
-                lines = [self._personal(line) for line in describe_settlement(result, names)[1:]
+                lines = [line for line in describe_settlement(result, names, me=view.player)[1:]
                          if not line.endswith("points in hand")]
                 yield Static(Text("\n".join(lines)))
                 yield Static(self._score())
@@ -117,17 +117,6 @@ class SettlementScreen(ModalScreen[str]):
                 foot = Text(f"Enter: next deal · q: leave (saved to {self.path})", style="bold")
             yield Static(foot, id="settlement-keys")
 
-    def _personal(self, line: str) -> str:
-        """``You owe`` for the person; the one who pays all by name, not by seat number."""
-        view, result = self.view, self.view.result
-        me = view.names[view.player]
-        if line.startswith(f"  {me} owes "):
-            line = "  You owe " + line[len(f"  {me} owes "):]
-        if result is not None and result.payer is not None:
-            payer = "you" if result.payer == view.player else view.names[result.payer]
-            line = line.replace(f"one pays all: {result.payer} pays",
-                                f"one pays all: {payer} {'pay' if payer == 'you' else 'pays'}")
-        return line
 
     def _score(self) -> Table:
         names = self.view.names

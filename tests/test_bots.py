@@ -137,6 +137,14 @@ def test_ismcts_keeps_to_its_budget_and_is_reproducible() -> None:
         assert a.rollouts <= 2 * (9 + 4)  # two searches, each stops once it spent its playouts
 
 
+def test_ismcts_stops_at_its_time_budget_after_one_sample() -> None:
+    bot = IsmctsBot(seed=1, playouts=10_000, seconds=0.0)
+    for state, seat in _mid_deal_states(6):
+        bot.act(state.view(seat))
+    assert bot.searched > 0
+    assert bot.rollouts <= bot.searched * 4  # one sample of at most four candidates each
+
+
 def test_levels_name_bots_for_the_interfaces() -> None:
     assert list(LEVELS) == ["beginner", "easy", "medium", "hard", "master"]
     state = DealState.new(PAGAT, 4, seed=1)

@@ -1149,3 +1149,21 @@ def test_refused_garbage_leaves_state_unchanged() -> None:
     refuse(s, NewMeld(1, (1, 2)), "must-draw-first")
     refuse(s, Add(2, parse_card("2c"), meld_id=1), "out-of-turn", OutOfTurnError)
     assert format_card(s.discards[-1]) == "9d"
+
+
+def test_online_claim_must_complete_the_blast_or_the_sevens() -> None:
+    """The discard must be part of what is shown: a hand that blasts alone cannot claim any card."""
+    hands = ["9s 9h Kc Qd Jd 3h 5s", "As Ah Ad 2s 2h 2d 3d", "2c 3c Qc Tc 4d 8h 6h",
+             "Ks Th Td 9c 8d Ts 5h"]
+    s = make(hands, "Js", "Qs 4h", Rules.preset("online"))
+    do(s, "A draw", "A discard Qs")
+    # B's own seven cards total 12 (a sopang at B's turn), but Qs cannot be in a blast of B's.
+    refuse(s, "B take Qs for blast", "not-a-blast")
+    assert "B blast" in legal(s, "B")  # B is next: at the start of B's turn B may blast
+    hands = ["9s 9h Kc Qd Jd 3h 5s", "7s 7h 7d 7c 2h 2d Kh", "2c 3c Qc Tc 4d 8h 6h",
+             "Ks Th Td 9c 8d Ts 5h"]
+    s = make(hands, "Js", "Qs 4h", Rules.preset("online"))
+    do(s, "A draw", "A discard Qs")
+    # B already holds four sevens: B shows them (any time), but Qs completes nothing.
+    refuse(s, "B take Qs for sevens", "not-four-sevens")
+    assert "B sevens" in legal(s, "B")

@@ -544,7 +544,10 @@ class DealState(Verbs):
             if not rules.four_sevens:
                 raise _illegal(f"{who} cannot {what}: four sevens do not end play under these "
                                "rules", "sevens-off")
-            if not self._holds_four_sevens(p, self.hands[p] | (1 << a.card), self.jokers[p]):
+            # The discard must complete the four: a seven the hand lacks for them.
+            if a.card % 13 != SEVEN or self._holds_four_sevens(p, self.hands[p], self.jokers[p]) \
+                    or not self._holds_four_sevens(p, self.hands[p] | (1 << a.card),
+                                                   self.jokers[p]):
                 raise _illegal(f"{who} cannot {what}: {format_card(a.card)} does not complete "
                                "four sevens in hand", "not-four-sevens")
             return "sevens"
@@ -555,20 +558,21 @@ class DealState(Verbs):
         if self.melded[p] or self._hand_size(p) != HAND_SIZE:
             raise _illegal(f"{who} cannot {what}: a blast needs seven cards and no meld yet",
                            "blast-after-meld")
+        # The discard completes the blast: it is one of the seven cards shown, and one card of
+        # the player's own hand (a joker included) is left out.
         mask = self.hands[p] | (1 << a.card)
         kinds = set()
-        for c in [c for c in range(52) if (mask >> c) & 1]:
+        for c in cards_of(self.hands[p]):
             kind = blast_kind(mask & ~(1 << c), self.jokers[p], rules)
             if kind:
                 kinds.add(kind)
-        if self.jokers[p] and self._hand_size(p) == HAND_SIZE:
-            # With a joker, the eighth card kept out may be the joker itself.
-            kind = blast_kind(mask, 0, rules) if mask.bit_count() == HAND_SIZE else None
+        if self.jokers[p]:
+            kind = blast_kind(mask, self.jokers[p] - 1, rules)
             if kind:
                 kinds.add(kind)
         if not kinds:
-            raise _illegal(f"{who} cannot {what}: no seven of the eight cards make a blast",
-                           "not-a-blast")
+            raise _illegal(f"{who} cannot {what}: {format_card(a.card)} with six cards of the hand "
+                           "makes no blast", "not-a-blast")
         return "sopang" if "sopang" in kinds else "daepang"
 
     def _check_meld(self, a: NewMeld) -> Any:

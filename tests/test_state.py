@@ -1167,3 +1167,15 @@ def test_online_claim_must_complete_the_blast_or_the_sevens() -> None:
     # B already holds four sevens: B shows them (any time), but Qs completes nothing.
     refuse(s, "B take Qs for sevens", "not-four-sevens")
     assert "B sevens" in legal(s, "B")
+
+
+def test_add_names_a_meld_by_the_card_its_joker_stands_for() -> None:
+    rules = Rules.preset("pagat", jokers=1)
+    hands = ["8h 9h JK Jh 4d 6c Kd", "As Ah Ad 2h 2d 2c Ks", "3c 4c Qc Tc 4s 8s 6h",
+             "Qh Qs Td 9c 8d Ts 5h"]
+    s = make(hands, "Js", "2s 3s", rules)
+    do(s, "A draw", "A meld 8h 9h JK=Th")
+    # Th is on the table only as the joker's face; "on Th" still names that meld.
+    refuse(s, act(s, "A add 2s on Th"), "does-not-fit")
+    do(s, "A add Jh on Th")
+    assert [str(m) for m in s.table] == ["8h 9h JK=Th Jh"]

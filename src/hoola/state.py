@@ -626,7 +626,8 @@ class DealState(Verbs):
         if a.meld_id is not None:
             meld = self._meld_by_id(a.meld_id)
         elif a.on is not None:
-            meld = next((m for m in self.table if a.on in m.cards), None)
+            meld = next((m for m in self.table if a.on in m.cards), None) or next(
+                (m for m in self.table if a.on in m.faces), None)
         if meld is None:
             raise _illegal(f"cannot {what}: no meld on the table holds {target}", "no-such-meld")
         grown = extend_meld(meld, a.card, a.joker_as, rules)

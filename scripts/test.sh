@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m pip install --quiet --disable-pip-version-check -e ".[test]"
-python3 -m ruff check src tests benchmarks
+python3 -m ruff check src tests benchmarks examples
 python3 -m mypy
 # The end-to-end test of the full-screen game runs it in tmux.
 command -v tmux >/dev/null || (apt-get update -qq && apt-get install -y -qq tmux >/dev/null) \

@@ -28,6 +28,14 @@ def _pyplot() -> Any:
     return plt
 
 
+def _save(p: Any, fig: Any, path: Path) -> Path:
+    """Lay out, write and close one figure."""
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    p.close(fig)
+    return path
+
+
 def plot_bots(stats: Sequence[BotStats], games: Sequence[GameOutcome], out: Path) -> list[Path]:
     """Write the bot charts into ``out``; return the files written."""
     p = _pyplot()
@@ -41,10 +49,7 @@ def plot_bots(stats: Sequence[BotStats], games: Sequence[GameOutcome], out: Path
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_ylabel("stakes won per deal (95% CI)")
     ax.set_title("Stakes per deal")
-    fig.tight_layout()
-    written.append(out / "stakes.png")
-    fig.savefig(written[-1], dpi=110)
-    p.close(fig)
+    written.append(_save(p, fig, out / "stakes.png"))
 
     kinds = sorted({k for s in stats for k in s.ends})
     fig, ax = p.subplots(figsize=(7, 3.8))
@@ -63,10 +68,7 @@ def plot_bots(stats: Sequence[BotStats], games: Sequence[GameOutcome], out: Path
     ax.set_ylabel("share of the bot's deals")
     ax.set_title("Wins by end type (above), undercut or paying all (below)")
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1, 1))
-    fig.tight_layout()
-    written.append(out / "ends.png")
-    fig.savefig(written[-1], dpi=110)
-    p.close(fig)
+    written.append(_save(p, fig, out / "ends.png"))
 
     fig, ax = p.subplots(figsize=(7, 3.8))
     for bot in names:
@@ -85,10 +87,7 @@ def plot_bots(stats: Sequence[BotStats], games: Sequence[GameOutcome], out: Path
     ax.set_xlabel("units (shuffles)")
     ax.set_ylabel("running mean of stakes per deal")
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    written.append(out / "running.png")
-    fig.savefig(written[-1], dpi=110)
-    p.close(fig)
+    written.append(_save(p, fig, out / "running.png"))
     return written
 
 
@@ -108,10 +107,7 @@ def plot_rules(by_rules: Sequence[tuple[str, RulesStats]], out: Path) -> list[Pa
     ax.set_ylabel("share of deals")
     ax.set_title("How deals end")
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1, 1))
-    fig.tight_layout()
-    written.append(out / "rules-ends.png")
-    fig.savefig(written[-1], dpi=110)
-    p.close(fig)
+    written.append(_save(p, fig, out / "rules-ends.png"))
 
     fig, ax = p.subplots(figsize=(7, 3.8))
     players = len(by_rules[0][1].seat_edges) if by_rules else 0
@@ -126,8 +122,5 @@ def plot_rules(by_rules: Sequence[tuple[str, RulesStats]], out: Path) -> list[Pa
     ax.set_ylabel("stakes per deal (95% CI)")
     ax.set_title("Seat edge, counted from the dealer")
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    written.append(out / "rules-seats.png")
-    fig.savefig(written[-1], dpi=110)
-    p.close(fig)
+    written.append(_save(p, fig, out / "rules-seats.png"))
     return written

@@ -93,6 +93,19 @@ async def my_move(pilot: Pilot[Any], app: HoolaApp) -> None:
                 "the person's move")
 
 
+async def after_draw(pilot: Pilot[Any], app: HoolaApp) -> None:
+    """Wait until the person has drawn and is asked for the rest of the turn."""
+    await until(pilot, lambda: app.asking is not None and app.asking.drawn, "the draw")
+
+
+async def discard_to_a_claim(pilot: Pilot[Any], app: HoolaApp, card: str) -> None:
+    """Discard ``card`` and wait for the Thank-you prompt on the next player's discard."""
+    await pick(pilot, app, card)
+    await pilot.press("x")
+    await until(pilot, lambda: app.asking is not None and app.asking.can_pass,
+                "the claim prompt")
+
+
 def screen_text(app: HoolaApp) -> str:
     """What the terminal shows, line by line (from the screenshot the app exports)."""
     svg = app.export_screenshot()
@@ -145,14 +158,11 @@ def test_a_claim_and_a_knock_played_with_keys(tmp_path: Path) -> None:
             await my_move(pilot, app)
             assert "Your turn: draw (d)" in screen_text(app)
             await pilot.press("d")
-            await until(pilot, lambda: app.asking is not None and app.asking.drawn, "the draw")
+            await after_draw(pilot, app)
             assert "You drew" in screen_text(app) and card_label(parse_card("Qs")) in \
                 screen_text(app)
-            await pick(pilot, app, "Kh")
-            await pilot.press("x")
             # Greedy1 discards 9d: the Thank-you prompt asks You, Greedy2 has decided already.
-            await until(pilot, lambda: app.asking is not None and app.asking.can_pass,
-                        "the claim prompt")
+            await discard_to_a_claim(pilot, app, "Kh")
             screen = screen_text(app)
             assert "Thank you?" in screen and "Greedy1 discarded  9♦ : t takes it" in screen
             await pilot.press("t")
@@ -193,11 +203,8 @@ def test_a_claim_left_to_the_countdown_goes_to_the_next_player(tmp_path: Path) -
         async with app.run_test(size=(80, 24)) as pilot:
             await my_move(pilot, app)
             await pilot.press("d")
-            await until(pilot, lambda: app.asking is not None and app.asking.drawn, "the draw")
-            await pick(pilot, app, "Kh")
-            await pilot.press("x")
-            await until(pilot, lambda: app.asking is not None and app.asking.can_pass,
-                        "the claim prompt")
+            await after_draw(pilot, app)
+            await discard_to_a_claim(pilot, app, "Kh")
             assert "■" in screen_text(app) or "□" in screen_text(app)  # the countdown bar
             await until(pilot, lambda: "Greedy2 draw" in record_actions(session.path),
                         "Greedy2's draw once the countdown ran out")
@@ -217,11 +224,8 @@ def test_the_countdown_waits_while_the_help_is_open(tmp_path: Path) -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await my_move(pilot, app)
             await pilot.press("d")
-            await until(pilot, lambda: app.asking is not None and app.asking.drawn, "the draw")
-            await pick(pilot, app, "Kh")
-            await pilot.press("x")
-            await until(pilot, lambda: app.asking is not None and app.asking.can_pass,
-                        "the claim prompt")
+            await after_draw(pilot, app)
+            await discard_to_a_claim(pilot, app, "Kh")
             await pilot.press("question_mark")
             await pilot.pause(1.0)  # twice the countdown, spent reading the help
             assert app.asking is not None and app.asking.can_pass
@@ -242,11 +246,8 @@ def test_a_claim_let_go_with_escape(tmp_path: Path) -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await my_move(pilot, app)
             await pilot.press("d")
-            await until(pilot, lambda: app.asking is not None and app.asking.drawn, "the draw")
-            await pick(pilot, app, "Kh")
-            await pilot.press("x")
-            await until(pilot, lambda: app.asking is not None and app.asking.can_pass,
-                        "the claim prompt")
+            await after_draw(pilot, app)
+            await discard_to_a_claim(pilot, app, "Kh")
             assert "■" not in screen_text(app)  # no countdown: the prompt waits
             await pilot.press("escape")
             await until(pilot, lambda: "Greedy2 draw" in record_actions(session.path),
@@ -264,7 +265,7 @@ def test_a_bot_claim_then_quit_then_resume_and_finish(tmp_path: Path) -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await my_move(pilot, app)
             await pilot.press("d")
-            await until(pilot, lambda: app.asking is not None and app.asking.drawn, "the draw")
+            await after_draw(pilot, app)
             await pick(pilot, app, "5d")
             await pilot.press("x")
             await until(pilot, lambda: app.asking is not None and not app.asking.drawn,
@@ -435,7 +436,7 @@ def test_hand_sorts_by_suit_or_rank_and_cards_are_picked_by_key_and_click(tmp_pa
             await pilot.press("escape")
             assert app._picked_cards() == []
             await pilot.click(PilePanel, offset=(12, 2))  # the stock: draw
-            await until(pilot, lambda: app.asking is not None and app.asking.drawn, "the draw")
+            await after_draw(pilot, app)
             assert record_actions(session.path)[0] == "You draw"
 
     run(scenario)
@@ -456,7 +457,7 @@ def test_wrong_keys_explain_themselves_and_nothing_changes(tmp_path: Path) -> No
             assert "Draw first" in app.message.plain
             assert "Draw first" in screen_text(app)
             await pilot.press("d")
-            await until(pilot, lambda: app.asking is not None and app.asking.drawn, "the draw")
+            await after_draw(pilot, app)
             await pilot.press("x")
             assert "Pick exactly one card" in app.message.plain
             await pick(pilot, app, "As")
@@ -480,7 +481,7 @@ def test_several_fitting_moves_open_a_choice(tmp_path: Path) -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await my_move(pilot, app)
             await pilot.press("d")
-            await until(pilot, lambda: app.asking is not None and app.asking.drawn, "the draw")
+            await after_draw(pilot, app)
             await pilot.press("m")
             assert isinstance(app.screen, ChoiceScreen)
             await pilot.press("x")  # the table's keys wait while the list is open
@@ -513,7 +514,7 @@ def test_hint_help_and_log_screens(tmp_path: Path) -> None:
             assert any(line.plain.startswith("Hint from the ") for line in app.lines)
             assert isinstance(app.suggested, Draw)
             await pilot.press("enter")
-            await until(pilot, lambda: app.asking is not None and app.asking.drawn, "the draw")
+            await after_draw(pilot, app)
             await pilot.press("h")
             await until(pilot, lambda: app.suggested is not None, "the hint")
             assert isinstance(app.suggested, Discard)

@@ -36,10 +36,12 @@ payments = { A = 9, B = -3, C = -3, D = -3 }
 
 
 def test_verify_passes_on_the_public_conformance_records() -> None:
-    result = CliRunner().invoke(cli, ["verify", str(CONFORMANCE)])
+    # The Hoola records at the top level; each game's folder joins when its engine lands.
+    files = sorted(CONFORMANCE.glob("*.toml"))
+    result = CliRunner().invoke(cli, ["verify", *map(str, files)])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert len(lines) == len(list(CONFORMANCE.glob("*.toml")))
+    assert len(lines) == len(files)
     assert all(line.startswith("ok ") for line in lines)
 
 

@@ -1,0 +1,153 @@
+"""Cards as small integers, hands as 52-bit masks, and the card notation of every game.
+
+A natural card is ``suit * 13 + rank`` with ranks ``A 2 .. K`` as 0..12 and suits ``s h d c`` as
+0..3, so integer order is the canonical order of the records. Jokers are all the same card,
+:data:`JOKER` (52): hands keep their natural cards in a mask and count their jokers apart.
+
+>>> parse_card("10h"), format_card(parse_card("♠q"))
+(22, 'Qs')
+>>> format_cards(parse_cards("2c JK As"))
+'2c JK As'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+
+from hoola.core.errors import NotationError
+
+__all__ = [
+    "DECK",
+    "JOKER",
+    "PIQUET_RANKS",
+    "RANKS",
+    "SUITS",
+    "bits",
+    "card_mask",
+    "cards_of",
+    "format_card",
+    "format_cards",
+    "is_joker",
+    "make_card",
+    "pack",
+    "parse_card",
+    "parse_cards",
+    "rank_of",
+    "sort_cards",
+    "suit_of",
+]
+
+RANKS = "A23456789TJQK"
+SUITS = "shdc"
+JOKER = 52
+DECK: tuple[int, ...] = tuple(range(52))
+SEVEN = 6  # rank index of the seven
+PIQUET_RANKS: tuple[int, ...] = (0, 6, 7, 8, 9, 10, 11, 12)  # A 7 8 9 T J Q K: the 32-card pack
+
+_SUIT_ALIASES = {"s": 0, "h": 1, "d": 2, "c": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3,
+                 "♤": 0, "♡": 1, "♢": 2, "♧": 3}
+_RANK_ALIASES = {r.lower(): i for i, r in enumerate(RANKS)} | {"10": 9, "1": 0}
+_NAMES = (*(r + s for s in SUITS for r in RANKS), "JK")
+
+
+def make_card(rank: int, suit: int) -> int:
+    """The card of rank index ``rank`` (0 = ace .. 12 = king) in suit index ``suit``."""
+    return suit * 13 + rank
+
+
+def rank_of(card: int) -> int:
+    """Rank index of a natural card: 0 for an ace up to 12 for a king."""
+    return card % 13
+
+
+def suit_of(card: int) -> int:
+    """Suit index of a natural card: 0 spades, 1 hearts, 2 diamonds, 3 clubs."""
+    return card // 13
+
+
+def is_joker(card: int) -> bool:
+    """Whether ``card`` is a joker."""
+    return card == JOKER
+
+
+def parse_card(text: str) -> int:
+    """Read one card such as ``7s``, ``10h``, ``Td``, ``♣K`` or ``JK`` (case-insensitive)."""
+    t = text.strip().lower()
+    if t in ("jk", "joker", "*"):
+        return JOKER
+    if len(t) >= 2:
+        for rank_text, suit_text in ((t[:-1], t[-1]), (t[1:], t[0])):
+            if rank_text in _RANK_ALIASES and suit_text in _SUIT_ALIASES:
+                return make_card(_RANK_ALIASES[rank_text], _SUIT_ALIASES[suit_text])
+    raise NotationError(f"cannot read card {text.strip()!r}: write a rank A23456789TJQK and a suit "
+                        "shdc, such as 7s or Th, or JK for a joker", "bad-card")
+
+
+def parse_cards(text: str | Iterable[str]) -> list[int]:
+    """Read a list of cards separated by spaces (or an iterable of card strings)."""
+    words = text.split() if isinstance(text, str) else list(text)
+    return [parse_card(w) for w in words]
+
+
+def format_card(card: int) -> str:
+    """The canonical name of a card: rank then suit, ``JK`` for a joker."""
+    if not 0 <= card <= JOKER:
+        raise NotationError(f"{card!r} is not a card number (0-52)", "bad-card")
+    return _NAMES[card]
+
+
+def format_cards(cards: Iterable[int]) -> str:
+    """Canonical names separated by single spaces."""
+    return " ".join(format_card(c) for c in cards)
+
+
+def card_mask(cards: Iterable[int]) -> int:
+    """The 52-bit mask of the natural cards among ``cards`` (jokers are not in masks)."""
+    m = 0
+    for c in cards:
+        if c != JOKER:
+            m |= 1 << c
+    return m
+
+
+_SUIT_CARDS: dict[int, tuple[int, ...]] = {}
+
+
+def cards_of(mask: int) -> list[int]:
+    """The cards of a mask in canonical order, as a list (table lookups per suit: the hot path)."""
+    out: list[int] = []
+    for base in (0, 13, 26, 39):
+        pattern = (mask >> base) & 0x1FFF
+        if pattern:
+            key = (base << 13) | pattern
+            cards = _SUIT_CARDS.get(key)
+            if cards is None:
+                cards = _SUIT_CARDS[key] = tuple(base + r for r in range(13) if (pattern >> r) & 1)
+            out.extend(cards)
+    return out
+
+
+def bits(mask: int) -> Iterator[int]:
+    """The cards of a mask in canonical order."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def sort_cards(cards: Sequence[int]) -> list[int]:
+    """Cards in canonical order, jokers last."""
+    return sorted(cards)
+
+
+def pack(decks: int = 1, jokers: int = 0, ranks: Iterable[int] = range(13)) -> list[int]:
+    """Every card of ``decks`` packs holding ``ranks`` (52 or 32 cards), then ``jokers``.
+
+    The list is in canonical order, copies of a card side by side (records.md).
+
+    >>> len(pack(2, 2)), len(pack(ranks=PIQUET_RANKS)), format_cards(pack(2, 1)[:3])
+    (106, 32, 'As As 2s')
+    """
+    kept = sorted(set(ranks))
+    return [make_card(r, s) for s in range(4) for r in kept for _ in range(decks)] \
+        + [JOKER] * jokers

@@ -1,0 +1,242 @@
+"""The small interface every front end speaks to every game (bots, sim, terminal, server, RL).
+
+It is OpenSpiel's shape with one difference made explicit: several players may act at once (a
+Hoola discard opens a claim window to everyone; a Kalookie player may still warn while the next one
+draws), so ``actors()`` is a set, and when several act the game itself says which action stands
+(:meth:`GameState.resolve`, given the decisions in the order they arrived).
+
+A *game* (:class:`Game`) describes itself for interfaces: players allowed, teams, presets and
+options with their documentation, notation, records and its own rule-based bot. A *deal*
+(:class:`GameState`) is one hand from the shuffle to its settlement, including decisions the rules
+take after the last card (Kalookie's buy-ins). A *match* (:class:`Match`) is the whole game: deals
+in sequence with the running score, until the game's own end (a pool won, a target reached) or a
+number of deals chosen by the front end.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Protocol, runtime_checkable
+
+from hoola.core.table import Table
+
+__all__ = [
+    "Action",
+    "Game",
+    "GameState",
+    "Match",
+    "OptionInfo",
+    "Player",
+    "PresetInfo",
+    "Rules",
+    "View",
+]
+
+
+@runtime_checkable
+class Action(Protocol):
+    """A frozen value naming the seat that acts; each game defines its own kinds."""
+
+    @property
+    def player(self) -> int:
+        """The acting seat (0 = the first seat in play order)."""
+        ...
+
+
+@runtime_checkable
+class Rules(Protocol):
+    """A game's frozen rule options (one value per option key)."""
+
+    def options(self) -> dict[str, Any]:
+        """Every option key with its value, as records write them."""
+        ...
+
+
+@runtime_checkable
+class View(Protocol):
+    """What one seat may know now: the only thing bots, clients and observations receive."""
+
+    @property
+    def player(self) -> int:
+        """The seat this view belongs to."""
+        ...
+
+    @property
+    def legal(self) -> Sequence[Any]:
+        """Every action this seat may take now."""
+        ...
+
+    @property
+    def can_pass(self) -> bool:
+        """Whether doing nothing is allowed (a claimant letting a discard go)."""
+        ...
+
+    def table(self) -> Table:
+        """The table as data for interfaces: zones of cards, scores, the moment."""
+        ...
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as JSON-ready data (cards in notation), holding nothing hidden."""
+        ...
+
+
+@runtime_checkable
+class GameState(Protocol):
+    """A deal in progress: what a front end may ask of it, and nothing else."""
+
+    names: tuple[str, ...]
+    history: list[Any]
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the deal has ended, every after-deal decision included."""
+        ...
+
+    def actors(self) -> frozenset[int]:
+        """The seats that may act now."""
+        ...
+
+    def legal_actions(self, player: int) -> list[Any]:
+        """Every action ``player`` may take now (empty when they may not act)."""
+        ...
+
+    def can(self, action: Any) -> bool:
+        """Whether ``action`` is legal now (never raises)."""
+        ...
+
+    def verify(self, action: Any) -> None:
+        """Raise a specific :class:`~hoola.core.errors.HoolaError` unless ``action`` is legal."""
+        ...
+
+    def apply(self, action: Any) -> Any:
+        """Check and apply ``action``; return the frozen record appended to the history."""
+        ...
+
+    def resolve(self, decisions: Sequence[Any]) -> Any | None:
+        """Which of simultaneous decisions stands, given in the order they arrived.
+
+        ``decisions`` holds at most one action per actor (a pass is simply absent). The answer is
+        the action to apply next, or None when nothing may be applied yet (the player whose turn
+        it is has not decided).
+        """
+        ...
+
+    def view(self, player: int) -> View:
+        """What ``player`` may know now."""
+        ...
+
+    def returns(self) -> Sequence[Fraction]:
+        """Each seat's net stakes for this deal once it is over (zeros before)."""
+        ...
+
+    def format(self, action: Any) -> str:
+        """The action in record notation (``"B draw"``)."""
+        ...
+
+    def parse(self, text: str) -> Any:
+        """An action from record notation; a NotationError when it cannot be read."""
+        ...
+
+    def copy(self) -> GameState:
+        """An independent copy."""
+        ...
+
+
+@runtime_checkable
+class Match(Protocol):
+    """A whole game: deals in sequence with the running score."""
+
+    names: tuple[str, ...]
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has reached its own end (the pool won, a target reached)."""
+        ...
+
+    def new_deal(self) -> GameState:
+        """Start the next deal (the previous one must be over and finished)."""
+        ...
+
+    def finish_deal(self) -> None:
+        """Fold the finished last deal into the running score."""
+        ...
+
+    def totals(self) -> Sequence[Fraction]:
+        """Each seat's net money (stakes, pool) over the deals finished so far."""
+        ...
+
+    def scoreboard(self) -> Table:
+        """The running score as data for interfaces (totals, penalty sheets, the pool)."""
+        ...
+
+
+class Player(Protocol):
+    """Anything that chooses from a view: a bot, a person at a terminal, a socket."""
+
+    def act(self, view: Any) -> Any | None:
+        """An action from ``view.legal``, or None to pass (only when ``view.can_pass``)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class OptionInfo:
+    """One rule option for interfaces: its key, default, allowed values and meaning."""
+
+    key: str
+    default: Any
+    values: str
+    doc: str
+
+
+@dataclass(frozen=True, slots=True)
+class PresetInfo:
+    """One named preset: where it comes from and what it changes from the default."""
+
+    name: str
+    source: str
+    changes: Mapping[str, Any] = field(default_factory=dict)
+
+
+class Game(Protocol):
+    """A game family as the registry holds it: everything front ends need to host it."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    default_preset: str
+
+    def presets(self) -> Sequence[PresetInfo]:
+        """The named presets, the default first."""
+        ...
+
+    def option_infos(self) -> Sequence[OptionInfo]:
+        """Every rule option with its documentation."""
+        ...
+
+    def rules(self, preset: str | None = None, options: Mapping[str, Any] | None = None) -> Any:
+        """Frozen rules from a preset and overrides; a RulesError names a bad key or value."""
+        ...
+
+    def teams(self, rules: Any, players: int) -> tuple[tuple[int, ...], ...] | None:
+        """The partnerships for this many players (None when everyone plays alone)."""
+        ...
+
+    def new_deal(self, rules: Any, names: Sequence[str], *, seed: int | None = None) -> GameState:
+        """One deal from a seeded shuffle (the first of a game)."""
+        ...
+
+    def new_match(self, rules: Any, names: Sequence[str], *, seed: int | None = None) -> Match:
+        """A whole game from seeded shuffles."""
+        ...
+
+    def determinize(self, view: Any, rng: random.Random) -> GameState:
+        """A deal consistent with ``view``: hidden cards re-dealt at random (for search bots)."""
+        ...
+
+    def expert(self, seed: int | None = None) -> Player:
+        """The game's own rule-based bot."""
+        ...

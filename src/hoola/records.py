@@ -197,7 +197,7 @@ def _number(value: Any, where: str) -> Fraction:
         return parse_number(repr(value), where)
     if isinstance(value, Fraction):
         return _bounded(value, where)
-    if isinstance(value, str) and len(value) <= MAX_TEXT:
+    if isinstance(value, str):
         return parse_number(value, where)
     raise RecordError(f"{where} must be a number or a fraction such as \"5/2\", not "
                       f"{shown(value)}")

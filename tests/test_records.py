@@ -484,3 +484,14 @@ def test_record_dataclasses_dump() -> None:
     assert dumps(record) == (f'format = "{FORMAT}"\nrules = "pagat"\nplayers = ["A", "B"]\n\n'
                              '[[deal]]\nseed = 3\nactions = [\n  "A draw",\n]\n')
     assert verify(loads(dumps(record))).ok
+
+
+def test_record_of_with_a_knock_limit_table_verifies_before_and_after_writing() -> None:
+    # Rules.overrides() gives the table as (count, limit) pairs; the option check takes both forms.
+    rules = Rules.preset("pagat", knock_limit={2: 5, 4: 15})
+    state = DealState.new(rules, 3, seed=2)
+    play_deal(state, [GreedyBot(seed=i) for i in range(3)], random.Random(2))
+    record = record_of([state])
+    assert record.options == {"knock_limit": ((2, 5), (4, 15))}
+    assert verify(record).ok
+    assert verify(loads(dumps(record))).ok

@@ -53,6 +53,7 @@ __all__ = [
     "loads",
     "next_dealer",
     "next_stake",
+    "parse_number",
     "printable",
     "read_text",
     "record_files",
@@ -66,7 +67,7 @@ __all__ = [
 FORMAT = "hoola-record/1"
 
 # Limits (docs/records.md): generous for any real game, small enough that a hostile file is
-# refused in well under a second instead of eating minutes or gigabytes.
+# refused within seconds instead of eating minutes or gigabytes.
 MAX_FILE_BYTES = 4 * 1024 * 1024
 """The largest record file read: 4 MiB (a 1,000-deal match takes about 1.5 MiB)."""
 MAX_DEALS = 1000
@@ -116,12 +117,12 @@ class Record:
         if not 2 <= len(self.players) <= MAX_PLAYERS:
             raise RecordError(f"a record has 2 to {MAX_PLAYERS} players, not {len(self.players)}")
         if self.rules not in PRESETS:
-            raise RulesError(f"unknown preset {shown(self.rules)}; presets are "
+            raise RulesError(f"unknown preset {_shown(self.rules)}; presets are "
                              f"{', '.join(PRESETS)}", "unknown-preset")
         keys = Rules.option_keys()
         for key, value in self.options.items():
             if key not in keys:
-                raise RulesError(f"unknown rule option {shown(key)}", "unknown-option")
+                raise RulesError(f"unknown rule option {_shown(key)}", "unknown-option")
             _check_option(key, value)
         return Rules.from_options(self.rules, self.options)
 
@@ -133,7 +134,7 @@ _RATIO_RE = re.compile(r"\s*([+-]?[0-9]+)\s*/\s*([0-9]+)\s*")
 _LIMIT = 10 ** MAX_DIGITS
 
 
-def shown(value: Any) -> str:
+def _shown(value: Any) -> str:
     """``repr(value)`` cut to 40 characters, for messages that quote what a file holds."""
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
@@ -182,12 +183,12 @@ def parse_number(text: str, where: str) -> Fraction:
         number = Fraction(int(digits), 10 ** places) * Fraction(10) ** int(exponent)
         return _bounded(-number if decimal[1] == "-" else number, where)
     raise RecordError(f"{where} must be a number or a fraction such as \"5/2\", not "
-                      f"{shown(text)}")
+                      f"{_shown(text)}")
 
 
 def _number(value: Any, where: str) -> Fraction:
     if isinstance(value, bool):
-        raise RecordError(f"{where} must be a number, not {shown(value)}")
+        raise RecordError(f"{where} must be a number, not {_shown(value)}")
     if isinstance(value, int):
         return _bounded(Fraction(value), where)
     if isinstance(value, float):
@@ -200,26 +201,35 @@ def _number(value: Any, where: str) -> Fraction:
     if isinstance(value, str):
         return parse_number(value, where)
     raise RecordError(f"{where} must be a number or a fraction such as \"5/2\", not "
-                      f"{shown(value)}")
+                      f"{_shown(value)}")
 
 
-# A string Fraction() would take for a number: it may hold an exponent that takes minutes.
+# A string Fraction() would read as a number (\d: it takes any Unicode digit), exponent and all.
 _NUMBER_LIKE_RE = re.compile(r"\s*[-+]?\.?\d")
 _TABLE_KEY_RE = re.compile(r"[1-9][0-9]{0,2}")
+
+
+def _is_player_count(key: Any) -> bool:
+    if isinstance(key, str):
+        return bool(_TABLE_KEY_RE.fullmatch(key))
+    return isinstance(key, int) and not isinstance(key, bool) and 1 <= key <= 999
 
 
 def _check_option(key: str, value: Any) -> None:
     """Refuse an option value Rules could not take in bounded time and memory."""
     try:
-        if isinstance(value, Mapping):
-            if len(value) > MAX_OPTION_ENTRIES or not all(
-                    isinstance(k, str) and _TABLE_KEY_RE.fullmatch(k) for k in value):
+        if isinstance(value, Mapping | tuple):
+            # A table from the file, or the (count, limit) pairs of Rules.overrides().
+            pairs = list(value.items()) if isinstance(value, Mapping) else list(value)
+            if len(pairs) > MAX_OPTION_ENTRIES or not all(
+                    isinstance(p, tuple) and len(p) == 2 and _is_player_count(p[0])
+                    for p in pairs):
                 raise RulesError(f"option {key} must be a table of player counts such as "
                                  "{ 2 = 5, 4 = 10 }", "bad-option-value")
-            for count, entry in value.items():
-                if isinstance(entry, Mapping | list):
+            for count, entry in pairs:
+                if isinstance(entry, Mapping | list | tuple):
                     raise RulesError(f"option {key} for {count} players must be a number, "
-                                     f"not {shown(entry)}", "bad-option-value")
+                                     f"not {_shown(entry)}", "bad-option-value")
                 _check_option(key, entry)
         elif isinstance(value, str):
             _text(value, f"option {key}")
@@ -228,7 +238,7 @@ def _check_option(key: str, value: Any) -> None:
         elif isinstance(value, int | float | Fraction) and not isinstance(value, bool):
             _number(value, f"option {key}")
         elif not isinstance(value, bool):
-            raise RulesError(f"option {key} = {shown(value)} must be a number, true or false, "
+            raise RulesError(f"option {key} = {_shown(value)} must be a number, true or false, "
                              "or a word", "bad-option-value")
     except RecordError as exc:
         raise RulesError(exc.message, "bad-option-value") from exc
@@ -236,7 +246,7 @@ def _check_option(key: str, value: Any) -> None:
 
 def _text(value: Any, where: str) -> str:
     if not isinstance(value, str):
-        raise RecordError(f"{where} must be a string, not {shown(value)}")
+        raise RecordError(f"{where} must be a string, not {_shown(value)}")
     if len(value) > MAX_TEXT:
         raise RecordError(f"{where} has {len(value):,} characters; a string in a record has at "
                           f"most {MAX_TEXT}", "text-too-long")
@@ -271,10 +281,10 @@ def loads(text: str) -> Record:
     if "format" not in data:
         raise RecordError(f"the record has no format line (format = \"{FORMAT}\")", "bad-format")
     if data["format"] != FORMAT:
-        raise RecordError(f"format must be {FORMAT!r}, not {shown(data['format'])}", "bad-format")
+        raise RecordError(f"format must be {FORMAT!r}, not {_shown(data['format'])}", "bad-format")
     unknown = set(data) - {"format", "rules", "players", "options", "deal", "match"}
     if unknown:
-        raise RecordError(f"unknown top-level key {shown(sorted(unknown)[0])}")
+        raise RecordError(f"unknown top-level key {_shown(sorted(unknown)[0])}")
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) and NAME_RE.fullmatch(p)
                                                 for p in players):
@@ -330,7 +340,7 @@ def _read_by_name(raw: Any, players: Sequence[str], where: str) -> dict[str, Fra
         raise RecordError(f"{where} must be a table of player = number")
     for name in raw:
         if name not in players:
-            raise RecordError(f"{where} names {shown(name)}, who is not a player")
+            raise RecordError(f"{where} names {_shown(name)}, who is not a player")
     return {name: _number(v, f"{where} of {name}") for name, v in raw.items()}
 
 
@@ -340,7 +350,7 @@ def _read_deal(raw: Any, players: Sequence[str], i: int) -> DealRecord:
         raise RecordError(f"{where} must be a table")
     unknown = set(raw) - set(_DEAL_KEYS)
     if unknown:
-        raise RecordError(f"{where} has an unknown key {shown(sorted(unknown)[0])}")
+        raise RecordError(f"{where} has an unknown key {_shown(sorted(unknown)[0])}")
     d = DealRecord()
     actions = raw.get("actions", [])
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
@@ -366,7 +376,7 @@ def _read_deal(raw: Any, players: Sequence[str], i: int) -> DealRecord:
     if d.hands is not None and d.upcard is None:
         raise RecordError(f"{where}: explicit hands need an upcard")
     if d.dealer is not None and d.dealer not in players:
-        raise RecordError(f"{where}: dealer {shown(d.dealer)} is not a player")
+        raise RecordError(f"{where}: dealer {_shown(d.dealer)} is not a player")
     if "stake" in raw:
         d.stake = _number(raw["stake"], f"{where} stake")
     d.result = _read_result(raw.get("result", {}), players, len(d.actions), where)
@@ -379,7 +389,7 @@ def _read_result(result: Any, players: Sequence[str], actions: int,
         raise RecordError(f"{where}: [deal.result] must be a table")
     unknown = set(result) - set(_RESULT_KEYS)
     if unknown:
-        raise RecordError(f"{where}: unknown result key {shown(sorted(unknown)[0])}")
+        raise RecordError(f"{where}: unknown result key {_shown(sorted(unknown)[0])}")
     if "end" in result and result["end"] not in END_KINDS:
         raise RecordError(f"{where}: end must be one of {', '.join(END_KINDS)}")
     if "winners" in result:
@@ -540,7 +550,7 @@ def deal_state_of(record: Record, d: DealRecord, rules: Rules, dealer: int,
     hands = [parse_cards(d.hands[name]) for name in names]
     upcard = parse_cards(d.upcard or "")
     if len(upcard) != 1:
-        raise RecordError(f"upcard must be one card, not {shown(d.upcard)}")
+        raise RecordError(f"upcard must be one card, not {_shown(d.upcard)}")
     stock = parse_cards(d.stock or "")
     deal = Deal.explicit(rules, hands, upcard[0], stock)
     return DealState(rules, names, deal, dealer=dealer, stake=stake,

@@ -22,6 +22,7 @@ from hoola.records import (
     load,
     loads,
     record_of,
+    replay,
     verify,
     verify_path,
 )
@@ -76,8 +77,9 @@ def test_knock_record_verifies() -> None:
     verdict = verify(loads(KNOCK), "knock")
     assert verdict.ok, verdict.problems
     assert verdict.line() == "ok knock"
-    assert len(verdict.states) == 1
-    assert verdict.states[0].result is not None
+    states = [state for _, state, _ in replay(loads(KNOCK))]
+    assert len(states) == 1
+    assert states[0].result is not None
 
 
 def test_claim_out_record_verifies() -> None:
@@ -375,8 +377,8 @@ def test_verify_bad_cards_in_the_deal() -> None:
 
 
 def test_explicit_stock_fills_in_canonical_order() -> None:
-    verdict = verify(loads(KNOCK))
-    stock = verdict.states[0].deal.stock
+    ((_, state, _),) = replay(loads(KNOCK))
+    stock = state.deal.stock
     assert format_cards(stock[:5]) == "Qs Js 9s Ts 3h"
 
 
@@ -392,7 +394,7 @@ def test_match_totals() -> None:
     verdict = verify(loads(text))
     assert verdict.ok, verdict.problems
     # deal 2 is dealt by the winner of deal 1 (A)
-    assert [s.dealer for s in verdict.states] == [0, 0]
+    assert [s.dealer for _, s, _ in replay(loads(text))] == [0, 0]
     assert dumps(loads(text)) == text
 
 
@@ -423,7 +425,7 @@ payments = { A = -4, B = -6, C = 12, D = -2 }
 """
     verdict = verify(loads(text))
     assert verdict.ok, verdict.problems
-    first, then = verdict.states
+    (_, first, _), (_, then, _) = replay(loads(text))
     assert then.dealer == 2          # C won the first deal
     assert then.stake == 2           # after a Hoola
     assert first.stake == 1
@@ -447,7 +449,7 @@ def test_record_of_played_deal_verifies_and_round_trips(preset: str, players: in
     assert dumps(loads(text)) == text
     verdict = verify(loads(text))
     assert verdict.ok, verdict.problems
-    replayed = verdict.states[0]
+    ((_, replayed, _),) = replay(loads(text))
     assert replayed.result is not None and state.result is not None
     assert dict(replayed.result.payments) == dict(state.result.payments)
     assert replayed.history == state.history
@@ -481,4 +483,15 @@ def test_record_dataclasses_dump() -> None:
     record = Record(["A", "B"], deals=[DealRecord(actions=["A draw"], seed=3)])
     assert dumps(record) == (f'format = "{FORMAT}"\nrules = "pagat"\nplayers = ["A", "B"]\n\n'
                              '[[deal]]\nseed = 3\nactions = [\n  "A draw",\n]\n')
+    assert verify(loads(dumps(record))).ok
+
+
+def test_record_of_with_a_knock_limit_table_verifies_before_and_after_writing() -> None:
+    # Rules.overrides() gives the table as (count, limit) pairs; the option check takes both forms.
+    rules = Rules.preset("pagat", knock_limit={2: 5, 4: 15})
+    state = DealState.new(rules, 3, seed=2)
+    play_deal(state, [GreedyBot(seed=i) for i in range(3)], random.Random(2))
+    record = record_of([state])
+    assert record.options == {"knock_limit": ((2, 5), (4, 15))}
+    assert verify(record).ok
     assert verify(loads(dumps(record))).ok

@@ -36,7 +36,10 @@ __all__ = [
     "parse_action",
 ]
 
-NAME_RE = re.compile(r"^[A-Za-z0-9_-]+$")
+# Anchored with \A and \Z ('$' also matches before a final newline): a full match whichever
+# method is called. The length bound keeps names, and the messages that quote them, short.
+NAME_RE = re.compile(r"\A[A-Za-z0-9_-]{1,64}\Z")
+MELD_ID_RE = re.compile(r"[mM]([0-9]{1,3})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,8 +207,14 @@ def parse_action(text: str, names: Sequence[str]) -> Action:
         if verb == "add" and len(args) == 3 and args[1].lower() == "on":
             (card,), joker_as = _read_cards(args[:1], text)
             target = args[2]
+            meld_id = MELD_ID_RE.fullmatch(target)
+            if meld_id:
+                return Add(seat, card, meld_id=int(meld_id[1]), joker_as=joker_as)
             if re.fullmatch(r"[mM]\d+", target):
-                return Add(seat, card, meld_id=int(target[1:]), joker_as=joker_as)
+                # No deal has a thousand melds; int() of thousands of digits would raise.
+                shown = target if len(target) <= 8 else target[:8] + "..."
+                raise NotationError(f"cannot read action {text!r}: {shown!r} is not a meld "
+                                    "number (m1 to m999)", "bad-action")
             on = parse_card(target)
             if on == JOKER:
                 raise NotationError(f"cannot read {text!r}: name the meld by a natural card or "

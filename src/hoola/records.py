@@ -16,7 +16,11 @@ True
 
 from __future__ import annotations
 
+import math
+import os
 import random
+import re
+import stat
 import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -27,14 +31,19 @@ from typing import Any
 from hoola.actions import NAME_RE, parse_action
 from hoola.cards import format_cards, parse_cards
 from hoola.deal import Deal
-from hoola.errors import HoolaError, RecordError
+from hoola.errors import HoolaError, RecordError, RulesError
 from hoola.match import Match, next_dealer, next_stake
-from hoola.rules import Rules
+from hoola.rules import PRESETS, Rules
 from hoola.scoring import END_KINDS
 from hoola.state import DealState
 
 __all__ = [
     "FORMAT",
+    "MAX_DEALS",
+    "MAX_DIGITS",
+    "MAX_FILE_BYTES",
+    "MAX_PLAYERS",
+    "MAX_TEXT",
     "DealRecord",
     "Record",
     "Verdict",
@@ -44,6 +53,10 @@ __all__ = [
     "loads",
     "next_dealer",
     "next_stake",
+    "parse_number",
+    "printable",
+    "read_text",
+    "record_files",
     "record_of",
     "replay",
     "resume_match",
@@ -52,6 +65,20 @@ __all__ = [
 ]
 
 FORMAT = "hoola-record/1"
+
+# Limits (docs/records.md): generous for any real game, small enough that a hostile file is
+# refused within seconds instead of eating minutes or gigabytes.
+MAX_FILE_BYTES = 4 * 1024 * 1024
+"""The largest record file read: 4 MiB (a 1,000-deal match takes about 1.5 MiB)."""
+MAX_DEALS = 1000
+"""The most ``[[deal]]`` tables in one record (as many as ``hoola play --deals`` allows)."""
+MAX_DIGITS = 100
+"""The most digits of a number's numerator and of its denominator (a decimal exponent counts)."""
+MAX_TEXT = 500
+"""The most characters of one string: an action, a card list, a preset name, an option value."""
+MAX_PLAYERS = 7
+"""The most players at a Hoola table (and so in a record); the fewest is 2."""
+MAX_OPTION_ENTRIES = 16
 _RESULT_KEYS = ("end", "winners", "points", "payments", "illegal")
 _DEAL_KEYS = ("dealer", "stake", "seed", "hands", "upcard", "stock", "actions", "result")
 
@@ -82,25 +109,148 @@ class Record:
     comment: str = ""
 
     def make_rules(self) -> Rules:
-        """The :class:`Rules` this record is played under."""
+        """The :class:`Rules` this record is played under.
+
+        Raises :class:`RulesError` for a bad preset or option, :class:`RecordError` for a table
+        the rules cannot seat: every replay starts here.
+        """
+        if not 2 <= len(self.players) <= MAX_PLAYERS:
+            raise RecordError(f"a record has 2 to {MAX_PLAYERS} players, not {len(self.players)}")
+        if self.rules not in PRESETS:
+            raise RulesError(f"unknown preset {_shown(self.rules)}; presets are "
+                             f"{', '.join(PRESETS)}", "unknown-preset")
+        keys = Rules.option_keys()
+        for key, value in self.options.items():
+            if key not in keys:
+                raise RulesError(f"unknown rule option {_shown(key)}", "unknown-option")
+            _check_option(key, value)
         return Rules.from_options(self.rules, self.options)
 
 
-# -- numbers --------------------------------------------------------------------------------------
+# -- numbers and strings --------------------------------------------------------------------------
+
+_DECIMAL_RE = re.compile(r"\s*([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?\s*")
+_RATIO_RE = re.compile(r"\s*([+-]?[0-9]+)\s*/\s*([0-9]+)\s*")
+_LIMIT = 10 ** MAX_DIGITS
+
+
+def _shown(value: Any) -> str:
+    """``repr(value)`` cut to 40 characters, for messages that quote what a file holds."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters (and undecodable file-name bytes) written as escapes.
+
+    A name or action printed as it stands could move the cursor or forge a line of output.
+    """
+    text = text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
+                   for c in text)
+
+
+def _bounded(number: Fraction, where: str) -> Fraction:
+    if abs(number.numerator) >= _LIMIT or number.denominator >= _LIMIT:
+        raise RecordError(f"{where} has more than {MAX_DIGITS} digits, the most a record's "
+                          "numbers may have", "number-too-long")
+    return number
+
+
+def parse_number(text: str, where: str) -> Fraction:
+    """Read ``"5"``, ``"-2.5"``, ``"1e3"`` or ``"5/2"`` exactly, refusing more than MAX_DIGITS.
+
+    The digits are counted before converting: ``Fraction("1e100000000")`` alone takes minutes.
+    """
+    ratio = _RATIO_RE.fullmatch(text)
+    if ratio:
+        top, bottom = ratio[1].lstrip("+-"), ratio[2]
+        if len(top) > MAX_DIGITS or len(bottom) > MAX_DIGITS:
+            raise RecordError(f"{where} has more than {MAX_DIGITS} digits, the most a record's "
+                              "numbers may have", "number-too-long")
+        if int(bottom) == 0:
+            raise RecordError(f"{where} divides by zero", "bad-record")
+        return _bounded(Fraction(int(ratio[1]), int(bottom)), where)
+    decimal = _DECIMAL_RE.fullmatch(text)
+    if decimal and (decimal[2] or decimal[3]):
+        digits = decimal[2] + (decimal[3] or "")
+        exponent = decimal[4] or "0"
+        if len(digits) > MAX_DIGITS or len(exponent.lstrip("+-")) > 4 \
+                or abs(int(exponent)) > MAX_DIGITS:
+            raise RecordError(f"{where} has more than {MAX_DIGITS} digits, the most a record's "
+                              "numbers may have", "number-too-long")
+        places = len(decimal[3] or "")
+        number = Fraction(int(digits), 10 ** places) * Fraction(10) ** int(exponent)
+        return _bounded(-number if decimal[1] == "-" else number, where)
+    raise RecordError(f"{where} must be a number or a fraction such as \"5/2\", not "
+                      f"{_shown(text)}")
+
 
 def _number(value: Any, where: str) -> Fraction:
     if isinstance(value, bool):
-        raise RecordError(f"{where} must be a number, not {value!r}")
+        raise RecordError(f"{where} must be a number, not {_shown(value)}")
     if isinstance(value, int):
-        return Fraction(value)
+        return _bounded(Fraction(value), where)
     if isinstance(value, float):
-        return Fraction(repr(value))
+        if not math.isfinite(value):
+            raise RecordError(f"{where} must be a finite number, not {value!r}")
+        # The decimal the file wrote (0.1 is 1/10), not the binary float nearest to it.
+        return parse_number(repr(value), where)
+    if isinstance(value, Fraction):
+        return _bounded(value, where)
     if isinstance(value, str):
-        try:
-            return Fraction(value.strip())
-        except (ValueError, ZeroDivisionError):
-            pass
-    raise RecordError(f"{where} must be a number or a fraction such as \"5/2\", not {value!r}")
+        return parse_number(value, where)
+    raise RecordError(f"{where} must be a number or a fraction such as \"5/2\", not "
+                      f"{_shown(value)}")
+
+
+# A string Fraction() would read as a number (\d: it takes any Unicode digit), exponent and all.
+_NUMBER_LIKE_RE = re.compile(r"\s*[-+]?\.?\d")
+_TABLE_KEY_RE = re.compile(r"[1-9][0-9]{0,2}")
+
+
+def _is_player_count(key: Any) -> bool:
+    if isinstance(key, str):
+        return bool(_TABLE_KEY_RE.fullmatch(key))
+    return isinstance(key, int) and not isinstance(key, bool) and 1 <= key <= 999
+
+
+def _check_option(key: str, value: Any) -> None:
+    """Refuse an option value Rules could not take in bounded time and memory."""
+    try:
+        if isinstance(value, Mapping | tuple):
+            # A table from the file, or the (count, limit) pairs of Rules.overrides().
+            pairs = list(value.items()) if isinstance(value, Mapping) else list(value)
+            if len(pairs) > MAX_OPTION_ENTRIES or not all(
+                    isinstance(p, tuple) and len(p) == 2 and _is_player_count(p[0])
+                    for p in pairs):
+                raise RulesError(f"option {key} must be a table of player counts such as "
+                                 "{ 2 = 5, 4 = 10 }", "bad-option-value")
+            for count, entry in pairs:
+                if isinstance(entry, Mapping | list | tuple):
+                    raise RulesError(f"option {key} for {count} players must be a number, "
+                                     f"not {_shown(entry)}", "bad-option-value")
+                _check_option(key, entry)
+        elif isinstance(value, str):
+            _text(value, f"option {key}")
+            if _NUMBER_LIKE_RE.match(value):
+                parse_number(value, f"option {key}")
+        elif isinstance(value, int | float | Fraction) and not isinstance(value, bool):
+            _number(value, f"option {key}")
+        elif not isinstance(value, bool):
+            raise RulesError(f"option {key} = {_shown(value)} must be a number, true or false, "
+                             "or a word", "bad-option-value")
+    except RecordError as exc:
+        raise RulesError(exc.message, "bad-option-value") from exc
+
+
+def _text(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise RecordError(f"{where} must be a string, not {_shown(value)}")
+    if len(value) > MAX_TEXT:
+        raise RecordError(f"{where} has {len(value):,} characters; a string in a record has at "
+                          f"most {MAX_TEXT}", "text-too-long")
+    return value
 
 
 def format_number(value: Fraction | int) -> str:
@@ -124,33 +274,36 @@ def format_number(value: Fraction | int) -> str:
 
 def loads(text: str) -> Record:
     """Read a record from TOML text; raises :class:`RecordError` naming what is wrong."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise RecordError(f"the record is not valid TOML: {exc}", "bad-toml") from exc
-    if data.get("format") != FORMAT:
-        raise RecordError(f"format must be {FORMAT!r}, not {data.get('format')!r}", "bad-format")
+    if len(text) > MAX_FILE_BYTES:
+        raise RecordError(f"the record has {len(text):,} characters; a record has at most "
+                          f"{MAX_FILE_BYTES:,}", "file-too-large")
+    data = _parse_toml(text)
+    if "format" not in data:
+        raise RecordError(f"the record has no format line (format = \"{FORMAT}\")", "bad-format")
+    if data["format"] != FORMAT:
+        raise RecordError(f"format must be {FORMAT!r}, not {_shown(data['format'])}", "bad-format")
+    unknown = set(data) - {"format", "rules", "players", "options", "deal", "match"}
+    if unknown:
+        raise RecordError(f"unknown top-level key {_shown(sorted(unknown)[0])}")
     players = data.get("players")
-    if not isinstance(players, list) or not all(isinstance(p, str) and NAME_RE.match(p)
+    if not isinstance(players, list) or not all(isinstance(p, str) and NAME_RE.fullmatch(p)
                                                 for p in players):
-        raise RecordError("players must be a list of names made of letters, digits, _ and -")
+        raise RecordError("players must be a list of names of 1 to 64 letters, digits, _ and -")
+    if not 2 <= len(players) <= MAX_PLAYERS:
+        raise RecordError(f"a record has 2 to {MAX_PLAYERS} players, not {len(players)}")
     if len(set(players)) != len(players):
         raise RecordError("players must have distinct names")
-    rules = data.get("rules", "pagat")
-    if not isinstance(rules, str):
-        raise RecordError("rules must be the name of a preset")
+    rules = _text(data.get("rules", "pagat"), "rules")
     options = data.get("options", {})
     if not isinstance(options, dict):
         raise RecordError("[options] must be a table")
-    unknown = set(data) - {"format", "rules", "players", "options", "deal", "match"}
-    if unknown:
-        raise RecordError(f"unknown top-level key {sorted(unknown)[0]!r}")
-    deals = []
     raw_deals = data.get("deal", [])
     if not isinstance(raw_deals, list):
         raise RecordError("deals are written as [[deal]] tables")
-    for i, raw in enumerate(raw_deals, 1):
-        deals.append(_read_deal(raw, players, i))
+    if len(raw_deals) > MAX_DEALS:
+        raise RecordError(f"the record has {len(raw_deals):,} deals; a record has at most "
+                          f"{MAX_DEALS:,}", "too-many-deals")
+    deals = [_read_deal(raw, players, i) for i, raw in enumerate(raw_deals, 1)]
     totals = None
     match = data.get("match")
     if match is not None:
@@ -168,12 +321,26 @@ def loads(text: str) -> Record:
     return Record(players, rules, options, deals, totals, comment)
 
 
+def _parse_toml(text: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RecordError(f"the record is not valid TOML: {exc}", "bad-toml") from exc
+    except ValueError as exc:
+        # tomllib lets int() refuse a literal of more than 4,300 digits.
+        raise RecordError(f"the record holds a number of thousands of digits; a record's "
+                          f"numbers have at most {MAX_DIGITS}", "number-too-long") from exc
+    except RecursionError as exc:
+        raise RecordError("the record nests arrays or tables too deeply to read",
+                          "too-deep") from exc
+
+
 def _read_by_name(raw: Any, players: Sequence[str], where: str) -> dict[str, Fraction]:
     if not isinstance(raw, dict):
         raise RecordError(f"{where} must be a table of player = number")
     for name in raw:
         if name not in players:
-            raise RecordError(f"{where} names {name!r}, who is not a player")
+            raise RecordError(f"{where} names {_shown(name)}, who is not a player")
     return {name: _number(v, f"{where} of {name}") for name, v in raw.items()}
 
 
@@ -183,42 +350,46 @@ def _read_deal(raw: Any, players: Sequence[str], i: int) -> DealRecord:
         raise RecordError(f"{where} must be a table")
     unknown = set(raw) - set(_DEAL_KEYS)
     if unknown:
-        raise RecordError(f"{where} has an unknown key {sorted(unknown)[0]!r}")
+        raise RecordError(f"{where} has an unknown key {_shown(sorted(unknown)[0])}")
     d = DealRecord()
     actions = raw.get("actions", [])
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise RecordError(f"{where}: actions must be a list of strings")
-    d.actions = list(actions)
+    d.actions = [_text(a, f"{where} action {k}") for k, a in enumerate(actions, 1)]
     if "seed" in raw:
-        if not isinstance(raw["seed"], int) or isinstance(raw["seed"], bool):
+        seed = raw["seed"]
+        if not isinstance(seed, int) or isinstance(seed, bool):
             raise RecordError(f"{where}: seed must be a whole number")
-        d.seed = raw["seed"]
+        d.seed = int(_bounded(Fraction(seed), f"{where} seed"))
     if "hands" in raw:
         hands = raw["hands"]
         if not isinstance(hands, dict) or not all(isinstance(v, str) for v in hands.values()):
             raise RecordError(f"{where}: hands must be a table of player = \"cards\"")
         if set(hands) != set(players):
             raise RecordError(f"{where}: hands must list every player's hand")
-        d.hands = dict(hands)
+        d.hands = {name: _text(cards, f"{where} hand of {name}") for name, cards in hands.items()}
     elif d.seed is None:
         raise RecordError(f"{where} needs hands (with upcard and stock) or a seed")
     for key in ("upcard", "stock", "dealer"):
         if key in raw:
-            if not isinstance(raw[key], str):
-                raise RecordError(f"{where}: {key} must be a string")
-            setattr(d, key, raw[key])
+            setattr(d, key, _text(raw[key], f"{where} {key}"))
     if d.hands is not None and d.upcard is None:
         raise RecordError(f"{where}: explicit hands need an upcard")
     if d.dealer is not None and d.dealer not in players:
-        raise RecordError(f"{where}: dealer {d.dealer!r} is not a player")
+        raise RecordError(f"{where}: dealer {_shown(d.dealer)} is not a player")
     if "stake" in raw:
         d.stake = _number(raw["stake"], f"{where} stake")
-    result = raw.get("result", {})
+    d.result = _read_result(raw.get("result", {}), players, len(d.actions), where)
+    return d
+
+
+def _read_result(result: Any, players: Sequence[str], actions: int,
+                 where: str) -> dict[str, Any]:
     if not isinstance(result, dict):
         raise RecordError(f"{where}: [deal.result] must be a table")
     unknown = set(result) - set(_RESULT_KEYS)
     if unknown:
-        raise RecordError(f"{where}: unknown result key {sorted(unknown)[0]!r}")
+        raise RecordError(f"{where}: unknown result key {_shown(sorted(unknown)[0])}")
     if "end" in result and result["end"] not in END_KINDS:
         raise RecordError(f"{where}: end must be one of {', '.join(END_KINDS)}")
     if "winners" in result:
@@ -228,16 +399,52 @@ def _read_deal(raw: Any, players: Sequence[str], i: int) -> DealRecord:
     for key in ("points", "payments"):
         if key in result:
             result[key] = _read_by_name(result[key], players, f"{where} {key}")
-    if "illegal" in result and (not isinstance(result["illegal"], int)
-                                or not 1 <= result["illegal"] <= len(d.actions)):
+    illegal = result.get("illegal")
+    if illegal is not None and (isinstance(illegal, bool) or not isinstance(illegal, int)
+                                or not 1 <= illegal <= actions):
         raise RecordError(f"{where}: illegal must be the 1-based number of one of its actions")
-    d.result = result
-    return d
+    return result
+
+
+def read_text(path: str | Path) -> str:
+    """The text of a record file, read safely; raises :class:`RecordError` saying why not.
+
+    Only a regular file is opened (a FIFO would block, ``/dev/zero`` never ends), at most
+    MAX_FILE_BYTES are read, and the bytes must be UTF-8.
+    """
+    try:
+        _check_regular(os.stat(path).st_mode)
+        # O_NONBLOCK: if a FIFO replaced the file since the stat, open must not wait for a writer.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as file:
+            _check_regular(os.fstat(fd).st_mode)
+            data = file.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise RecordError(f"cannot read the file: {exc.strerror or exc}", "unreadable") from exc
+    if len(data) > MAX_FILE_BYTES:
+        raise RecordError(f"the file is larger than {MAX_FILE_BYTES:,} bytes (4 MiB), the most a "
+                          "record may have", "file-too-large")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise RecordError(f"the file is not UTF-8 text: byte {data[exc.start]:#04x} on line "
+                          f"{line} cannot be read (save the record as UTF-8)",
+                          "not-utf8") from exc
+    return text.removeprefix("\ufeff")
+
+
+def _check_regular(mode: int) -> None:
+    if stat.S_ISREG(mode):
+        return
+    kind = "a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else \
+        "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a special file"
+    raise RecordError(f"the file is {kind}, not a record file", "not-a-file")
 
 
 def load(path: str | Path) -> Record:
-    """Read a record file."""
-    return loads(Path(path).read_text(encoding="utf-8"))
+    """Read a record file; raises :class:`RecordError` (never OSError or ValueError)."""
+    return loads(read_text(path))
 
 
 # -- writing --------------------------------------------------------------------------------------
@@ -343,7 +550,7 @@ def deal_state_of(record: Record, d: DealRecord, rules: Rules, dealer: int,
     hands = [parse_cards(d.hands[name]) for name in names]
     upcard = parse_cards(d.upcard or "")
     if len(upcard) != 1:
-        raise RecordError(f"upcard must be one card, not {d.upcard!r}")
+        raise RecordError(f"upcard must be one card, not {_shown(d.upcard)}")
     stock = parse_cards(d.stock or "")
     deal = Deal.explicit(rules, hands, upcard[0], stock)
     return DealState(rules, names, deal, dealer=dealer, stake=stake,
@@ -357,13 +564,12 @@ class Verdict:
     name: str
     ok: bool
     problems: list[str] = field(default_factory=list)
-    states: list[DealState] = field(default_factory=list)
 
     def line(self) -> str:
-        """``ok NAME`` or ``FAIL NAME: what differs``."""
+        """``ok NAME`` or ``FAIL NAME: what differs`` (the name's control characters escaped)."""
         if self.ok:
-            return f"ok {self.name}"
-        return f"FAIL {self.name}: {'; '.join(self.problems)}"
+            return f"ok {printable(self.name)}"
+        return f"FAIL {printable(self.name)}: {'; '.join(self.problems)}"
 
 
 def replay(record: Record) -> Iterator[tuple[DealRecord, DealState, list[str]]]:
@@ -371,21 +577,25 @@ def replay(record: Record) -> Iterator[tuple[DealRecord, DealState, list[str]]]:
     rules = record.make_rules()
     names = record.players
     dealer, stake = 0, Fraction(1)
-    for d in record.deals:
+    for i, d in enumerate(record.deals, 1):
         problems: list[str] = []
-        state = deal_state_of(record, d, rules, dealer, stake)
+        try:
+            state = deal_state_of(record, d, rules, dealer, stake)
+        except HoolaError as exc:
+            # Cards that repeat or cannot be read: the record is malformed, name the deal.
+            raise RecordError(f"deal {i}: {exc.message}", exc.code) from exc
         illegal = d.result.get("illegal")
-        for i, text in enumerate(d.actions, 1):
+        for k, text in enumerate(d.actions, 1):
             try:
                 state.apply(parse_action(text, names))
             except HoolaError as exc:
-                if illegal == i:
+                if illegal == k:
                     break
-                problems.append(f"action {i} {text!r} refused: {exc.message} [{exc.code}]")
+                problems.append(f"action {k} {text!r} refused: {exc.message} [{exc.code}]")
                 break
             else:
-                if illegal == i:
-                    problems.append(f"action {i} {text!r} was accepted but must be refused")
+                if illegal == k:
+                    problems.append(f"action {k} {text!r} was accepted but must be refused")
                     break
         yield d, state, problems
         dealer, stake = next_dealer(state), next_stake(state)
@@ -396,8 +606,16 @@ def resume_match(record: Record, *, seed: int | None = None) -> Match:
 
     New deals are shuffled from ``seed``. Raises :class:`RecordError` if the record does not replay.
     """
-    match = Match(record.make_rules(), record.players, seed=seed)
-    for i, (_, state, problems) in enumerate(replay(record), 1):
+    try:
+        match = Match(record.make_rules(), record.players, seed=seed)
+    except HoolaError as exc:
+        raise RecordError(f"cannot resume the match: {exc.message}", exc.code) from exc
+    deals = replay(record)
+    for i in range(1, len(record.deals) + 1):
+        try:
+            _, state, problems = next(deals)
+        except HoolaError as exc:
+            raise RecordError(f"cannot resume the match: {exc.message}", exc.code) from exc
         if problems:
             raise RecordError(f"cannot resume the match: deal {i}: {problems[0]}", "bad-record")
         if match.deals and not match.deals[-1].is_over:
@@ -410,12 +628,14 @@ def resume_match(record: Record, *, seed: int | None = None) -> Match:
 
 
 def verify(record: Record, name: str = "record") -> Verdict:
-    """Check every deal of a record against the engine, and the match totals."""
+    """Check every deal of a record against the engine, and the match totals.
+
+    Deals are replayed one at a time and let go: memory does not grow with the record.
+    """
     verdict = Verdict(name, True)
     totals: dict[str, Fraction] = {p: Fraction(0) for p in record.players}
     try:
         for i, (d, state, problems) in enumerate(replay(record), 1):
-            verdict.states.append(state)
             prefix = f"deal {i}: " if len(record.deals) > 1 else ""
             verdict.problems.extend(prefix + p for p in problems)
             if problems or "illegal" in d.result:
@@ -464,7 +684,10 @@ def _compare(d: DealRecord, state: DealState, names: Sequence[str]) -> list[str]
 
 
 def record_files(paths: Sequence[str | Path]) -> list[Path]:
-    """The ``.toml`` files named or found (recursively, sorted) in the folders named."""
+    """The ``.toml`` files named or found (recursively, sorted) in the folders named.
+
+    A named path that is not a folder is listed as it is, even if missing: its verdict says why.
+    """
     files: list[Path] = []
     for path in map(Path, paths):
         if path.is_dir():
@@ -475,14 +698,10 @@ def record_files(paths: Sequence[str | Path]) -> list[Path]:
 
 
 def verify_path(path: Path) -> Verdict:
-    """Read and verify one record file; a file that cannot be read is a failure."""
-    name = path.name
+    """Read and verify one record file; a file that cannot be read or is malformed fails."""
+    name = path.name or str(path)
     try:
         record = load(path)
-    except OSError as exc:
-        return Verdict(name, False, [f"cannot read the file: {exc.strerror}"])
     except HoolaError as exc:
         return Verdict(name, False, [exc.message])
     return verify(record, name)
-
-

@@ -7,22 +7,29 @@ from fractions import Fraction
 
 from hoola.actions import Draw, parse_action
 from hoola.cards import format_cards
-from hoola.errors import HoolaError
-from hoola.records import Record, deal_state_of, next_dealer, next_stake
+from hoola.errors import HoolaError, RecordError
+from hoola.records import Record, deal_state_of, next_dealer, next_stake, printable
 from hoola.text import describe_settlement, describe_table
 
 __all__ = ["tell"]
 
 
 def tell(record: Record) -> Iterator[str]:
-    """The lines of a replay: each deal's hands, every action with the table, the settlement."""
+    """The lines of a replay: each deal's hands, every action with the table, the settlement.
+
+    An action the engine refuses, unless the record's ``illegal`` names it, ends the replay with a
+    :class:`RecordError` once its line is told (``hoola replay`` then exits 1).
+    """
     rules = record.make_rules()
     names = record.players
     dealer, stake = 0, Fraction(1)
     changes = rules.overrides()
     yield f"Rules: {rules.preset_name}" + (f" with {changes}" if changes else "")
     for i, d in enumerate(record.deals, 1):
-        state = deal_state_of(record, d, rules, dealer, stake)
+        try:
+            state = deal_state_of(record, d, rules, dealer, stake)
+        except HoolaError as exc:
+            raise RecordError(f"deal {i}: {exc.message}", exc.code) from exc
         yield ""
         yield f"Deal {i}: {names[state.dealer]} deals, stake {state.stake}"
         for q, name in enumerate(names):
@@ -32,7 +39,10 @@ def tell(record: Record) -> Iterator[str]:
             try:
                 record_ = state.apply(parse_action(text, names))
             except HoolaError as exc:
-                yield f"{k:3}. {text}  -- refused: {exc.message}"
+                yield f"{k:3}. {printable(text)}  -- refused: {exc.message}"
+                if d.result.get("illegal") != k:
+                    raise RecordError(f"deal {i}, action {k} is refused: {exc.message}",
+                                      exc.code) from exc
                 break
             shown = state.format(record_)
             drawn = f" ({format_cards([record_.card])})" \

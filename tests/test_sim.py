@@ -238,25 +238,32 @@ def test_slow_and_stubborn_bots_are_ended_with_their_game(tmp_path: Path, mode: 
     assert_no_orphans(pids)
 
 
-def test_ctrl_c_ends_the_run_and_every_bot(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("sig", "workers"), [(signal.SIGINT, 2), (signal.SIGINT, 1),
+                                              (signal.SIGTERM, 2)])
+def test_ctrl_c_or_sigterm_ends_the_run_and_every_bot(tmp_path: Path, sig: int,
+                                                      workers: int) -> None:
     command, pids = faulty(tmp_path, "hang")
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
     # A session of its own, as a terminal's foreground job: Ctrl-C reaches the whole group.
     proc = subprocess.Popen(["hoola", "sim", "-x", command, "--bots", "faulty:timeout=100,greedy",
-                             "-n", "8", "-j", "2"], env=env, start_new_session=True,
+                             "-n", "8", "-j", str(workers)], env=env, start_new_session=True,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         deadline = time.monotonic() + 60
-        while len(list(pids.iterdir())) < 4:  # both workers wait on their hanging bots
+        while len(list(pids.iterdir())) < 2 * workers:  # each worker waits on a hanging bot
             assert proc.poll() is None and time.monotonic() < deadline, proc.stdout
             time.sleep(0.05)
-        os.killpg(proc.pid, signal.SIGINT)
+        if sig == signal.SIGINT:
+            os.killpg(proc.pid, sig)  # Ctrl-C reaches the terminal's whole foreground group
+        else:
+            os.kill(proc.pid, sig)  # kill PID reaches the main process only
         out, _ = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-    assert proc.returncode != 0 and "Aborted" in out and "Traceback" not in out
+    assert proc.returncode != 0 and "Traceback" not in out
+    assert ("Aborted" in out) == (sig == signal.SIGINT)
     assert_no_orphans(pids)
 
 

@@ -85,7 +85,7 @@ def _check_lineup(lineup: Sequence[str], external: Sequence[tuple[str, str]]) ->
             message = exc.message if isinstance(exc, HoolaError) else str(exc)
             if message.startswith("unknown bot") and external:
                 message += f"; external bots are {', '.join(n for n, _ in external)}"
-            elif ":" in spec:
+            elif ":" in spec and spec not in message:
                 message = f"{spec}: {message}"
             raise click.BadParameter(message, param_hint="--bots") from exc
 

@@ -29,7 +29,8 @@ def main() -> None:
             choices: list[str | None] = list(view["legal"])
             if view["can_pass"]:
                 choices.append(None)  # letting a claimable discard go
-            reply = {"type": "action", "action": rng.choice(choices)}
+            # Echo the question's id: the host refuses an answer to any other question.
+            reply = {"type": "action", "id": message.get("id"), "action": rng.choice(choices)}
         elif kind == "quit":
             return
         else:

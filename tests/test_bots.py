@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from hoola import DealState, Rules
 from hoola.actions import Blast, Discard, NewMeld, Take
-from hoola.bots import BOTS, ExpertBot, IsmctsBot, make_bot
+from hoola.bots import BOTS, ExpertBot, IsmctsBot, bot_kinds, make_bot
 from hoola.bots.expert import undercut_risk
 from hoola.bots.levels import LEVELS, bot_for_level
 from hoola.cards import parse_cards
+from hoola.cli import cli
 from hoola.deal import Deal
 from hoola.determinize import determinize
 from hoola.play import play_deal
@@ -153,3 +156,18 @@ def test_levels_name_bots_for_the_interfaces() -> None:
         assert bot.act(state.view(0)) in state.legal_actions(0)
     with pytest.raises(ValueError, match="unknown level"):
         bot_for_level("godlike")
+
+
+def test_levels_are_accepted_wherever_a_bot_kind_is(tmp_path: Path) -> None:
+    assert bot_kinds() == [*BOTS, *LEVELS]
+    master = make_bot("master", 1, playouts=3)
+    assert isinstance(master, IsmctsBot) and master.playouts == 3 and master.seconds == 1.0
+    assert type(make_bot("easy", 1)).__name__ == "GreedyBot"
+    with pytest.raises(ValueError, match="levels are beginner, easy, medium, hard, master"):
+        make_bot("godlike")
+    save = tmp_path / "game.toml"
+    result = CliRunner().invoke(cli, ["play", "--plain", "--bots", "master,beginner", "--seed",
+                                      "2", "--players", "3", "--save", str(save)], input="q\n")
+    assert result.exit_code == 0, result.output
+    assert "Master1" in result.output and "Beginner2" in result.output
+    assert "unknown bot 'chess'" in CliRunner().invoke(cli, ["play", "--bots", "chess"]).output

@@ -1,24 +1,26 @@
-"""External bots: whole deals through the hoola-bot/1 protocol with a real subprocess."""
+"""External bots: whole deals through the hoola-bot/1 protocol with real subprocesses, and hostile
+programs that must not hang, flood, fool or outlive the host."""
 
 from __future__ import annotations
 
 import json
 import random
+import resource
 import sys
+import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from hoola import DealState, Rules
 from hoola.bots import ExpertBot, GreedyBot
-from hoola.bots.external import ExternalBot, ExternalBotError, view_to_json
-from hoola.cli import cli
+from hoola.bots.external import MAX_LINE, ExternalBot, ExternalBotError, view_to_json
 from hoola.play import play_deal
 
 ROOT = Path(__file__).resolve().parent.parent
 RANDOM_BOT = [sys.executable, str(ROOT / "examples" / "random_bot.py")]
 PAGAT = Rules.preset("pagat")
+SLACK = 5.0  # seconds of grace on a loaded machine: budgets are checked loosely, never tightly
 
 
 def test_a_deal_plays_through_the_protocol_with_a_real_subprocess() -> None:
@@ -32,39 +34,229 @@ def test_a_deal_plays_through_the_protocol_with_a_real_subprocess() -> None:
             assert state.result is not None
             assert sum(state.result.payments.values()) == 0
             assert any(a.player == 1 for a in state.history)
+        assert bot.questions > 0
 
 
-def _script(tmp_path: Path, body: str) -> list[str]:
+def hostile(tmp_path: Path, act: str, *, hello: str = "", setup: str = "") -> list[str]:
+    """A bot script: ``act`` runs for each act message ``m`` (``out(text)`` writes and flushes
+    raw text); ``hello`` replaces the ready answer; ``setup`` runs at the start."""
     path = tmp_path / "bot.py"
-    path.write_text("import json, sys, time\n"
-                    "for line in sys.stdin:\n"
-                    "    m = json.loads(line)\n"
-                    "    if m['type'] == 'hello':\n"
-                    "        print(json.dumps({'type': 'ready', 'name': 'bad'}), flush=True)\n"
-                    "    elif m['type'] == 'act':\n"
-                    f"        {body}\n", encoding="utf-8")
+    ready = hello or "out(json.dumps({'type': 'ready', 'name': 'bad'}) + '\\n')"
+    path.write_text(
+        "import json, os, sys, time\n"
+        "def out(text):\n"
+        "    sys.stdout.write(text)\n"
+        "    sys.stdout.flush()\n"
+        f"{setup}\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] == 'hello':\n"
+        f"        {ready}\n"
+        "    elif m['type'] == 'act':\n"
+        f"        {act}\n", encoding="utf-8")
     return [sys.executable, str(path)]
 
 
-@pytest.mark.parametrize(("body", "code"), [
-    ("print(json.dumps({'type': 'action', 'action': 'A knock'}), flush=True)", "external-illegal"),
-    ("print(json.dumps({'type': 'action', 'index': 99}), flush=True)", "external-illegal"),
-    ("print(json.dumps({'type': 'action', 'action': None}), flush=True)", "external-illegal"),
-    ("print('not json', flush=True)", "external-bad-json"),
-    ("sys.exit(3)", "external-exited"),
-    ("time.sleep(30)", "external-timeout"),
-])
-def test_a_bot_that_breaks_the_protocol_is_refused_by_name(tmp_path: Path, body: str,
-                                                           code: str) -> None:
-    state = DealState.new(PAGAT, 4, seed=1)  # A (seat 0) must draw: pass and knock are illegal
-    bot = ExternalBot(_script(tmp_path, body), name="bad", timeout=1.0)
+def answer(**fields: object) -> str:
+    """Code that writes one action message with these fields plus the question's id."""
+    return f"out(json.dumps({{'type': 'action', 'id': m['id'], **{fields!r}}}) + '\\n')"
+
+
+def _refusal(command: list[str], timeout: float = 1.0) -> tuple[ExternalBotError, float, int]:
+    """Ask seat 0 (which must draw) for a decision; the error, the seconds it took, the pid."""
+    state = DealState.new(PAGAT, 4, seed=1)
+    bot = ExternalBot(command, name="bad", timeout=timeout)
     try:
+        bot.start()
+        pid = bot.pid
+        assert pid is not None
+        start = time.monotonic()
         with pytest.raises(ExternalBotError) as caught:
             bot.act(state.view(0))
-        assert caught.value.code == code
-        assert "bad" in caught.value.message
+        return caught.value, time.monotonic() - start, pid
     finally:
         bot.close()
+
+
+def assert_gone(pid: int) -> None:
+    """The process is neither running nor a zombie left unreaped."""
+    assert not Path(f"/proc/{pid}").exists(), f"process {pid} outlived its bot"
+
+
+@pytest.mark.parametrize(("act", "code"), [
+    (answer(action="A knock"), "external-illegal"),
+    (answer(index=99), "external-illegal"),
+    (answer(index=True), "external-illegal"),  # JSON true is not the index 1
+    (answer(index=0, action="A draw"), "external-protocol"),
+    (answer(action=5), "external-illegal"),
+    (answer(action=None), "external-illegal"),  # a pass when one must draw
+    ("out(json.dumps({'type': 'action', 'id': m['id'] - 1, 'action': 'A draw'}) + '\\n')",
+     "external-stale"),
+    ("out(json.dumps({'type': 'action', 'id': str(m['id']), 'action': 'A draw'}) + '\\n')",
+     "external-stale"),
+    ("out(json.dumps({'type': 'hello'}) + '\\n')", "external-protocol"),
+    ("out('not json\\n')", "external-bad-json"),
+    ("out('[' * 100000 + '\\n')", "external-long-line"),
+    ("out('[' * 60000 + '\\n')", "external-bad-json"),  # nested too deep for the parser
+    ("sys.stdout.buffer.write(b'\\xff\\xfe\\n'); sys.stdout.flush()", "external-bad-json"),
+    ("out('[1, 2]\\n')", "external-bad-json"),
+    ("sys.exit(3)", "external-exited"),
+    ("os.close(1)", "external-exited"),
+    ("time.sleep(30)", "external-timeout"),
+])
+def test_a_bot_that_breaks_the_protocol_is_refused_by_name(tmp_path: Path, act: str,
+                                                           code: str) -> None:
+    error, seconds, pid = _refusal(hostile(tmp_path, act))
+    assert error.code == code, error.message
+    assert "bad" in error.message and "\n" not in error.message
+    assert seconds < 1.0 + SLACK
+    assert_gone(pid)  # a bot that broke the protocol is killed and reaped at once
+
+
+def test_the_budget_holds_when_a_bot_writes_half_a_line_and_goes_quiet(tmp_path: Path) -> None:
+    act = "out('{\"type\": \"action\", \"act'); time.sleep(60)"
+    error, seconds, _ = _refusal(hostile(tmp_path, act), timeout=1.0)
+    assert error.code == "external-timeout"
+    assert "part of a line" in error.message
+    assert 0.9 <= seconds < 1.0 + SLACK
+
+
+def test_the_budget_holds_against_a_trickle_of_blank_lines(tmp_path: Path) -> None:
+    act = "while True: out('\\n'); time.sleep(0.01)"
+    error, seconds, _ = _refusal(hostile(tmp_path, act), timeout=1.0)
+    assert error.code == "external-timeout"
+    assert 0.9 <= seconds < 1.0 + SLACK
+
+
+def test_endless_bytes_without_a_newline_are_cut_off_without_eating_memory(
+        tmp_path: Path) -> None:
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+    error, seconds, _ = _refusal(hostile(tmp_path, "while True: out('x' * 65536)"),
+                                 timeout=30.0)
+    assert error.code == "external-long-line"
+    assert str(MAX_LINE) in error.message
+    assert seconds < SLACK  # refused at the limit, long before the budget
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 100 * 1024
+
+
+def test_an_answer_on_time_is_taken_and_a_late_one_is_not(tmp_path: Path) -> None:
+    state = DealState.new(PAGAT, 4, seed=1)
+    slow = hostile(tmp_path, f"time.sleep(0.3); {answer(action='A draw')}")
+    with ExternalBot(slow, name="slow", timeout=1.0 + SLACK) as bot:
+        assert bot.act(state.view(0)) == state.legal_actions(0)[0]
+    error, seconds, _ = _refusal(hostile(tmp_path, f"time.sleep(3); {answer(index=0)}"),
+                                 timeout=1.0)
+    assert error.code == "external-timeout" and "within 1 s" in error.message
+    assert 0.9 <= seconds < 3.0
+
+
+def test_two_lines_in_one_write(tmp_path: Path) -> None:
+    state = DealState.new(PAGAT, 4, seed=1)
+    # A blank line and the answer in one write: no false timeout.
+    blank_first = "out('\\n' + json.dumps({'type': 'action', 'id': m['id'], 'index': 0}) + '\\n')"
+    with ExternalBot(hostile(tmp_path, blank_first), name="ok", timeout=1.0 + SLACK) as bot:
+        for _ in range(3):
+            assert bot.act(state.view(0)) == state.legal_actions(0)[0]
+    # Two answers in one write: the second answers nothing and is refused, at once.
+    twice = "a = json.dumps({'type': 'action', 'id': m['id'], 'index': 0}) + '\\n'; out(a + a)"
+    error, seconds, _ = _refusal(hostile(tmp_path, twice), timeout=30.0)
+    assert error.code == "external-extra"
+    assert seconds < SLACK
+
+
+def test_an_answer_nobody_asked_for_is_refused_at_the_next_message(tmp_path: Path) -> None:
+    state = DealState.new(PAGAT, 4, seed=1)
+    late = f"{answer(index=0)}; time.sleep(0.2); {answer(index=0)}"
+    bot = ExternalBot(hostile(tmp_path, late), name="chatty", timeout=1.0 + SLACK)
+    try:
+        assert bot.act(state.view(0)) is not None
+        time.sleep(0.5)  # the unasked line is written meanwhile (a delay, not a wait for it)
+        with pytest.raises(ExternalBotError) as caught:
+            bot.act(state.view(0))
+        assert caught.value.code == "external-extra"
+    finally:
+        bot.close()
+
+
+def test_old_bots_without_ids_still_play(tmp_path: Path) -> None:
+    state = DealState.new(PAGAT, 4, seed=1)
+    old = "out(json.dumps({'type': 'action', 'action': 'A draw'}) + '\\n')"
+    with ExternalBot(hostile(tmp_path, old), name="old", timeout=1.0 + SLACK) as bot:
+        assert bot.act(state.view(0)) == state.legal_actions(0)[0]
+
+
+def test_a_bot_that_does_not_read_its_input_cannot_block_the_host(tmp_path: Path) -> None:
+    deaf = hostile(tmp_path, "pass", hello="out(json.dumps({'type': 'ready'}) + '\\n'); "
+                                           "time.sleep(60)")
+    state = DealState.new(PAGAT, 4, seed=1)
+    bot = ExternalBot(deaf, name="deaf", timeout=0.5)
+    start = time.monotonic()
+    try:
+        with pytest.raises(ExternalBotError) as caught:
+            for _ in range(1000):  # the pipe fills after some dozens of views
+                bot.begin_deal(state.view(0))
+        assert caught.value.code == "external-timeout"
+        assert "did not read its input" in caught.value.message
+        assert time.monotonic() - start < 0.5 + SLACK
+    finally:
+        bot.close()
+
+
+@pytest.mark.parametrize(("command", "words"), [
+    (["/nonexistent/bot"], "cannot start '/nonexistent/bot'"),
+    (["no-such-program-hoola"], "cannot start 'no-such-program-hoola'"),
+    ([str(ROOT / "README.md")], "cannot start"),  # not executable
+])
+def test_a_missing_program_is_a_clear_error(command: list[str], words: str) -> None:
+    bot = ExternalBot(command, name="gone")
+    with pytest.raises(ExternalBotError) as caught:
+        bot.act(DealState.new(PAGAT, 4, seed=1).view(0))
+    assert caught.value.code == "external-missing"
+    assert words in caught.value.message
+
+
+@pytest.mark.parametrize(("command", "timeout", "words"), [
+    ("", 1.0, "empty"),
+    ("python 'unclosed", 1.0, "cannot read the bot command"),
+    ("python bot.py", 0.0, "positive number"),
+    ("python bot.py", float("nan"), "positive number"),
+])
+def test_bad_bot_settings_are_refused_before_anything_starts(command: str, timeout: float,
+                                                             words: str) -> None:
+    with pytest.raises(ExternalBotError, match=words):
+        ExternalBot(command, timeout=timeout)
+
+
+def test_quit_ends_a_bot_that_ignores_it_and_its_children(tmp_path: Path) -> None:
+    # The program starts a grandchild, ignores quit and the end of its input, and sleeps on.
+    stubborn = hostile(tmp_path, answer(index=0),
+                       setup="import subprocess\n"
+                             "child = subprocess.Popen([sys.executable, '-c', "
+                             "'import time; time.sleep(60)'])\n"
+                             f"open({str(tmp_path / 'child')!r}, 'w').write(str(child.pid))")
+    path = Path(stubborn[1])
+    path.write_text(path.read_text(encoding="utf-8") + "time.sleep(60)\n", encoding="utf-8")
+    bot = ExternalBot(stubborn, name="stubborn", timeout=1.0 + SLACK)
+    bot.start()
+    pid = bot.pid
+    assert pid is not None
+    child = int((tmp_path / "child").read_text(encoding="utf-8"))
+    start = time.monotonic()
+    bot.close()
+    assert time.monotonic() - start < 1.0 + SLACK
+    assert_gone(pid)
+    for _ in range(100):  # the grandchild is not ours to reap: init does it, soon
+        if not Path(f"/proc/{child}").exists() or _is_zombie(child):
+            break
+        time.sleep(0.05)
+    assert not Path(f"/proc/{child}").exists() or _is_zombie(child)
+
+
+def _is_zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text(encoding="utf-8").split()[2] == "Z"
+    except OSError:
+        return True
 
 
 def test_the_view_message_shows_only_what_the_player_may_know() -> None:
@@ -77,9 +269,26 @@ def test_the_view_message_shows_only_what_the_player_may_know() -> None:
     assert not any(f'"{c}"' in text for c in others)
 
 
-def test_hoola_sim_runs_an_external_bot() -> None:
-    command = " ".join(RANDOM_BOT)
-    result = CliRunner().invoke(cli, ["sim", "--external", f"rnd={command}", "--bots",
-                                      "rnd,greedy", "-n", "3", "-j", "1"])
-    assert result.exit_code == 0, result.output
-    assert "rnd" in result.output and "greedy" in result.output
+def test_the_act_message_carries_an_id_the_example_echoes(tmp_path: Path) -> None:
+    log = tmp_path / "log"
+    tee = tmp_path / "tee.py"  # the example bot behind a recorder of both directions
+    tee.write_text(
+        "import subprocess, sys\n"
+        f"log = open({str(log)!r}, 'w')\n"
+        f"bot = subprocess.Popen({RANDOM_BOT!r}, stdin=subprocess.PIPE, stdout=subprocess.PIPE,"
+        " text=True)\n"
+        "for line in sys.stdin:\n"
+        "    log.write('host ' + line); log.flush()\n"
+        "    bot.stdin.write(line); bot.stdin.flush()\n"
+        "    if '\"act\"' in line or '\"hello\"' in line:\n"
+        "        reply = bot.stdout.readline()\n"
+        "        log.write('bot ' + reply); log.flush()\n"
+        "        sys.stdout.write(reply); sys.stdout.flush()\n", encoding="utf-8")
+    state = DealState.new(PAGAT, 4, seed=1)
+    with ExternalBot([sys.executable, str(tee)], name="tee", timeout=1.0 + SLACK) as bot:
+        bot.act(state.view(0))
+        bot.act(state.view(0))
+    lines = [json.loads(line.split(" ", 1)[1]) for line in log.read_text().splitlines()]
+    acts = [m for m in lines if m.get("type") == "act"]
+    answers = [m for m in lines if m.get("type") == "action"]
+    assert [m["id"] for m in acts] == [1, 2] and [m["id"] for m in answers] == [1, 2]

@@ -2,8 +2,14 @@
 
 The protocol (``hoola-bot/1``) is described in ``docs/protocol.md``; ``examples/random_bot.py``
 is a reference client. :class:`ExternalBot` starts the program, says hello, and then sends one
-``act`` message per decision with the player's view; the program answers with an action in the
-record notation (``"B discard Kd"``), an index into the legal list, or ``null`` to pass.
+``act`` message per decision with the player's view and a question ``id``; the program answers
+with an action in the record notation (``"B discard Kd"``), an index into the legal list, or
+``null`` to pass, echoing the ``id``.
+
+The host never trusts the program: it reads without blocking, so the time budget holds to the
+millisecond whatever the program writes (half a line, endless bytes, nothing); a message longer
+than :data:`MAX_LINE` bytes, an answer to a question not asked, and anything not legal now are
+errors. After an error the program is killed; the next decision would start it afresh.
 
 >>> from hoola import DealState, Rules
 >>> state = DealState.new(Rules.preset("pagat"), 4, seed=1)
@@ -14,14 +20,18 @@ record notation (``"B discard Kd"``), an index into the legal list, or ``null`` 
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
+import math
 import os
 import selectors
 import shlex
+import signal
 import subprocess
 import time
-from collections.abc import Sequence
+import weakref
+from collections.abc import Iterable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -30,16 +40,42 @@ from hoola.cards import format_card, format_cards
 from hoola.errors import HoolaError
 from hoola.views import View
 
-__all__ = ["PROTOCOL", "ExternalBot", "ExternalBotError", "view_to_json"]
+__all__ = ["MAX_LINE", "PROTOCOL", "QUIT_GRACE", "ExternalBot", "ExternalBotError", "close_all",
+           "split_command", "view_to_json"]
 
 PROTOCOL = "hoola-bot/1"
+MAX_LINE = 64 * 1024
+"""The longest message a program may send, in bytes (an answer takes a few dozen)."""
+QUIT_GRACE = 1.0
+"""Seconds a program has to exit after ``quit`` before it is killed."""
+_CHUNK = 65536
 
 
 class ExternalBotError(HoolaError):
-    """An external bot broke the protocol: bad JSON, an illegal action, silence, or it exited."""
+    """An external bot broke the protocol: bad JSON, an illegal or stale answer, silence, exit."""
 
     def __init__(self, message: str, code: str = "external-bot") -> None:
         super().__init__(message, code)
+
+
+def split_command(command: str | Sequence[str]) -> list[str]:
+    """The program and its arguments, from a shell-like string or a list.
+
+    >>> split_command('python "my bot.py" 3')
+    ['python', 'my bot.py', '3']
+    """
+    if isinstance(command, str):
+        try:
+            argv = shlex.split(command)
+        except ValueError as exc:  # an unclosed quote
+            raise ExternalBotError(f"cannot read the bot command {command!r}: {exc}",
+                                   "external-command") from exc
+    else:
+        argv = [str(a) for a in command]
+    if not argv or not argv[0]:
+        raise ExternalBotError("the bot command is empty: name a program to run",
+                               "external-command")
+    return argv
 
 
 def _plain(value: Any) -> Any:
@@ -93,61 +129,140 @@ def view_to_json(view: View) -> dict[str, Any]:
     }
 
 
+def _clip(text: str | bytes | bytearray, width: int = 60) -> str:
+    """A short printable excerpt of what a program sent, for error messages."""
+    if not isinstance(text, str):
+        text = text.decode("utf-8", "replace")
+    text = text.strip()
+    return repr(text if len(text) <= width else text[:width] + "...")
+
+
+_LIVE: weakref.WeakSet[ExternalBot] = weakref.WeakSet()
+
+
+def close_all(bots: Iterable[ExternalBot]) -> None:
+    """Close several bots at once: ``quit`` to each, one shared grace period, then kill the rest
+    (so a table of stubborn programs costs one :data:`QUIT_GRACE`, not one each)."""
+    running = [b for b in bots if b._proc is not None]
+    try:
+        for bot in running:
+            bot._say_goodbye()
+        deadline = time.monotonic() + QUIT_GRACE
+        for bot in running:
+            if bot._proc is not None:
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    bot._proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+    finally:  # even on Ctrl-C
+        for bot in running:
+            bot.stop()
+
+
+@atexit.register
+def _stop_all() -> None:
+    """Kill every program still running when the interpreter exits (no orphans)."""
+    for bot in list(_LIVE):
+        bot.stop()
+
+
 class ExternalBot:
     """A player backed by a program that speaks ``hoola-bot/1`` (started on first use).
 
-    ``timeout`` is the stated time budget of one decision: a program silent for longer is an
-    error. Call :meth:`close` (or use ``with``) to send ``quit`` and end the program.
+    ``timeout`` is the time budget of one decision in seconds, from sending ``act`` to the end of
+    the answer. Call :meth:`close` (or use ``with``) to send ``quit`` and end the program; the
+    program runs in its own process group, which is killed with it.
     """
 
     def __init__(self, command: str | Sequence[str], *, name: str | None = None,
                  timeout: float = 10.0) -> None:
-        self.command = shlex.split(command) if isinstance(command, str) else list(command)
+        self.command = split_command(command)
         self.name = name or os.path.basename(self.command[0])
-        self.timeout = timeout
-        self.budget_seconds = timeout
+        if not (isinstance(timeout, int | float) and math.isfinite(timeout) and timeout > 0):
+            raise ExternalBotError(f"the time budget of external bot {self.name} must be a "
+                                   f"positive number of seconds, not {timeout!r}",
+                                   "external-command")
+        self.timeout = float(timeout)
+        self.budget_seconds = self.timeout
         self.bot_name: str | None = None
-        self._proc: subprocess.Popen[str] | None = None
-        self._selector: selectors.BaseSelector | None = None
+        self.questions = 0
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._reader: selectors.BaseSelector | None = None
+        self._writer: selectors.BaseSelector | None = None
+        self._buffer = bytearray()
+
+    @property
+    def pid(self) -> int | None:
+        """The running program's process id, or None."""
+        return self._proc.pid if self._proc is not None else None
 
     # -- process --------------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Start the program and exchange hello/ready (done by the first decision otherwise)."""
+        """Start the program and exchange hello/ready (done by the first message otherwise)."""
         if self._proc is not None:
             return
-        self._proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                      text=True, bufsize=1)
-        self._selector = selectors.DefaultSelector()
-        assert self._proc.stdout is not None
-        self._selector.register(self._proc.stdout, selectors.EVENT_READ)
-        reply = self._ask({"type": "hello", "protocol": PROTOCOL})
-        if reply.get("type") != "ready":
-            raise ExternalBotError(f"external bot {self.name} answered hello with {reply!r}, not "
-                                   "a ready message")
-        self.bot_name = str(reply.get("name", self.name))
+        try:
+            # A session of its own: the program and anything it starts die together (killpg),
+            # and a Ctrl-C at the terminal reaches the host, which then ends them.
+            self._proc = subprocess.Popen(self.command, stdin=subprocess.PIPE,
+                                          stdout=subprocess.PIPE, bufsize=0,
+                                          start_new_session=True)
+        except OSError as exc:
+            raise ExternalBotError(f"external bot {self.name} cannot start "
+                                   f"{self.command[0]!r}: {exc.strerror or exc}",
+                                   "external-missing") from exc
+        _LIVE.add(self)
+        assert self._proc.stdin is not None and self._proc.stdout is not None
+        os.set_blocking(self._proc.stdin.fileno(), False)
+        os.set_blocking(self._proc.stdout.fileno(), False)
+        self._reader, self._writer = selectors.DefaultSelector(), selectors.DefaultSelector()
+        self._reader.register(self._proc.stdout, selectors.EVENT_READ)
+        self._writer.register(self._proc.stdin, selectors.EVENT_WRITE)
+        self._buffer.clear()
+        with self._stopping_on_error():
+            reply = self._ask({"type": "hello", "protocol": PROTOCOL})
+            if reply.get("type") != "ready":
+                raise ExternalBotError(f"external bot {self.name} answered hello with "
+                                       f"{_clip(json.dumps(reply))}, not a ready message",
+                                       "external-protocol")
+            name = reply.get("name")
+            self.bot_name = name[:80] if isinstance(name, str) and name else self.name
 
     def close(self) -> None:
-        """Send ``quit`` and wait briefly for the program to end (then kill it)."""
+        """Send ``quit``, give the program :data:`QUIT_GRACE` seconds to exit, then kill it."""
+        close_all([self])
+
+    def stop(self) -> None:
+        """Kill the program (and its process group) at once and reap it."""
         proc, self._proc = self._proc, None
         if proc is None:
             return
         try:
-            self._send_to(proc, {"type": "quit"})
-            if proc.stdin is not None:
-                proc.stdin.close()  # end of input: a bot that ignores quit still stops
-            proc.wait(timeout=2)
-        except (OSError, subprocess.TimeoutExpired):
-            proc.kill()
+            # The group too: nothing the program started may outlive it.
+            with contextlib.suppress(OSError):
+                os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
         finally:
             for stream in (proc.stdin, proc.stdout):
                 if stream is not None:
                     with contextlib.suppress(OSError):
                         stream.close()
-            if self._selector is not None:
-                self._selector.close()
-                self._selector = None
+            for selector in (self._reader, self._writer):
+                if selector is not None:
+                    selector.close()
+            self._reader = self._writer = None
+            self._buffer.clear()
+            _LIVE.discard(self)
+
+    def _say_goodbye(self) -> None:
+        """Send ``quit`` if the pipe takes it now, and end the program's input."""
+        proc = self._proc
+        if proc is None:
+            return
+        with contextlib.suppress(OSError, ExternalBotError):
+            self._write(proc, {"type": "quit"}, time.monotonic())
+        if proc.stdin is not None:
+            with contextlib.suppress(OSError):
+                proc.stdin.close()  # end of input: a bot that ignores quit may still stop
 
     def __enter__(self) -> ExternalBot:
         self.start()
@@ -158,85 +273,172 @@ class ExternalBot:
 
     def __del__(self) -> None:
         with contextlib.suppress(Exception):  # never raise from a finaliser
-            self.close()
+            self.stop()
+
+    @contextlib.contextmanager
+    def _stopping_on_error(self) -> Iterator[None]:
+        """A program that broke the protocol is killed: its next answer could not be trusted."""
+        try:
+            yield
+        except ExternalBotError:
+            self.stop()
+            raise
 
     # -- messages -------------------------------------------------------------------------------
 
-    @staticmethod
-    def _send_to(proc: subprocess.Popen[str], message: dict[str, Any]) -> None:
-        assert proc.stdin is not None
-        proc.stdin.write(json.dumps(message, separators=(",", ":")) + "\n")
-        proc.stdin.flush()
+    def _write(self, proc: subprocess.Popen[bytes], message: dict[str, Any],
+               deadline: float) -> None:
+        """Write one message without blocking: a program that does not read runs out of time."""
+        assert proc.stdin is not None and self._writer is not None
+        data = memoryview((json.dumps(message, separators=(",", ":")) + "\n").encode())
+        fd = proc.stdin.fileno()
+        while data:
+            try:
+                data = data[os.write(fd, data):]
+            except BlockingIOError:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise ExternalBotError(f"external bot {self.name} did not read its input "
+                                           f"within {self.timeout:g} s",
+                                           "external-timeout") from None
+                self._writer.select(left)
+            except OSError as exc:  # a broken pipe: the program is gone
+                raise ExternalBotError(f"external bot {self.name} stopped reading its input "
+                                       f"({self._exit_status(proc)})",
+                                       "external-exited") from exc
 
-    def _send(self, message: dict[str, Any]) -> None:
+    @staticmethod
+    def _exit_status(proc: subprocess.Popen[bytes]) -> str:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=0.2)  # it is usually exiting: let it say its code
+        code = proc.poll()
+        return "still running" if code is None else f"exit code {code}"
+
+    def _send(self, message: dict[str, Any], deadline: float) -> None:
         if self._proc is None:
             self.start()
         assert self._proc is not None
+        self._check_quiet()
+        self._write(self._proc, message, deadline)
+
+    def _fill(self) -> bool:
+        """Read what the program has written so far; False at the end of its output."""
+        assert self._proc is not None and self._proc.stdout is not None
         try:
-            self._send_to(self._proc, message)
-        except OSError as exc:
-            raise ExternalBotError(f"external bot {self.name} stopped reading its input") from exc
+            chunk = os.read(self._proc.stdout.fileno(), _CHUNK)
+        except BlockingIOError:
+            return True
+        self._buffer += chunk
+        return bool(chunk)
+
+    def _check_quiet(self) -> None:
+        """Refuse output nobody asked for (a second answer, or an answer after the fact)."""
+        assert self._reader is not None
+        while len(self._buffer) <= MAX_LINE and self._reader.select(0) and self._fill():
+            pass
+        if self._buffer.strip():
+            raise ExternalBotError(f"external bot {self.name} sent {_clip(self._buffer)}, which "
+                                   "answers no question (one answer per question)",
+                                   "external-extra")
+        self._buffer.clear()
+
+    def _read_line(self, deadline: float) -> bytes:
+        """The next non-blank line, read without blocking past ``deadline``."""
+        assert self._proc is not None and self._reader is not None
+        while True:
+            end = self._buffer.find(b"\n")
+            if end > MAX_LINE or (end < 0 and len(self._buffer) > MAX_LINE):
+                raise ExternalBotError(f"external bot {self.name} sent a line longer than "
+                                       f"{MAX_LINE} bytes", "external-long-line")
+            if end >= 0:
+                line = bytes(self._buffer[:end])
+                del self._buffer[:end + 1]
+                if line.strip():
+                    return line
+                continue
+            left = deadline - time.monotonic()
+            if left <= 0:
+                partial = f" after part of a line, {_clip(self._buffer)}" \
+                    if self._buffer.strip() else ""
+                raise ExternalBotError(f"external bot {self.name} did not answer within "
+                                       f"{self.timeout:g} s{partial}", "external-timeout")
+            if self._reader.select(left) and not self._fill():
+                raise ExternalBotError(f"external bot {self.name} closed its output "
+                                       f"({self._exit_status(self._proc)})", "external-exited")
 
     def _ask(self, message: dict[str, Any]) -> dict[str, Any]:
-        self._send(message)
-        proc, selector = self._proc, self._selector
-        assert proc is not None and proc.stdout is not None and selector is not None
         deadline = time.monotonic() + self.timeout
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0 or not selector.select(left):
-                raise ExternalBotError(f"external bot {self.name} did not answer within "
-                                       f"{self.timeout:g} s", "external-timeout")
-            line = proc.stdout.readline()
-            if not line:
-                raise ExternalBotError(f"external bot {self.name} exited (code {proc.poll()})",
-                                       "external-exited")
-            if line.strip():
-                break
+        self._send(message, deadline)
+        line = self._read_line(deadline)
         try:
             reply = json.loads(line)
-        except json.JSONDecodeError as exc:
+        except (ValueError, RecursionError) as exc:  # not JSON, not UTF-8, or nested too deep
             raise ExternalBotError(f"external bot {self.name} sent a line that is not JSON: "
-                                   f"{line.strip()[:80]!r}", "external-bad-json") from exc
+                                   f"{_clip(line)}", "external-bad-json") from exc
         if not isinstance(reply, dict):
-            raise ExternalBotError(f"external bot {self.name} sent {reply!r}, not an object",
-                                   "external-bad-json")
+            raise ExternalBotError(f"external bot {self.name} sent {_clip(line)}, not a JSON "
+                                   "object", "external-bad-json")
+        self._check_quiet()  # two answers in one write: the second answers nothing
         return reply
 
     def begin_deal(self, view: View) -> None:
         """Tell the program a deal begins (no answer is expected)."""
-        self._send({"type": "deal", "view": view_to_json(view)})
+        with self._stopping_on_error():
+            self._send({"type": "deal", "view": view_to_json(view)},
+                       time.monotonic() + self.timeout)
 
     def end_deal(self, view: View) -> None:
         """Tell the program how the deal ended (the view holds the result and every hand)."""
-        self._send({"type": "end", "view": view_to_json(view)})
+        with self._stopping_on_error():
+            self._send({"type": "end", "view": view_to_json(view)},
+                       time.monotonic() + self.timeout)
 
     def act(self, view: View) -> Action | None:
         """Ask the program for a decision; refuse anything that is not legal now."""
-        reply = self._ask({"type": "act", "view": view_to_json(view)})
+        with self._stopping_on_error():
+            self.questions += 1
+            question = self.questions
+            reply = self._ask({"type": "act", "id": question, "view": view_to_json(view)})
+            return self._choice(reply, question, view)
+
+    def _choice(self, reply: dict[str, Any], question: int, view: View) -> Action | None:
+        """The legal action an answer names (or None for a pass), else a precise error."""
+        said = _clip(json.dumps(reply))
         if reply.get("type") != "action":
-            raise ExternalBotError(f"external bot {self.name} answered act with {reply!r}, not "
-                                   "an action message")
-        if "index" in reply and reply["index"] is not None:
-            index = reply["index"]
-            if not isinstance(index, int) or not 0 <= index < len(view.legal):
-                raise ExternalBotError(f"external bot {self.name} chose index {index!r} of "
-                                       f"{len(view.legal)} legal actions", "external-illegal")
+            raise ExternalBotError(f"external bot {self.name} answered act with {said}, not an "
+                                   "action message", "external-protocol")
+        if reply.get("id") is not None and (type(reply["id"]) is not int
+                                            or reply["id"] != question):
+            raise ExternalBotError(f"external bot {self.name} answered question "
+                                   f"{_clip(json.dumps(reply['id']), 20)} while question "
+                                   f"{question} was asked (a stale answer)", "external-stale")
+        index, text = reply.get("index"), reply.get("action")
+        if index is not None:
+            if text is not None:
+                raise ExternalBotError(f"external bot {self.name} sent both an index and an "
+                                       f"action in {said}: send one", "external-protocol")
+            if type(index) is not int or not 0 <= index < len(view.legal):  # true is no index
+                raise ExternalBotError(f"external bot {self.name} chose index "
+                                       f"{_clip(json.dumps(index), 20)}, not a whole number "
+                                       f"from 0 to {len(view.legal) - 1}", "external-illegal")
             return view.legal[index]
-        text = reply.get("action")
         if text is None:
             if not view.can_pass:
                 raise ExternalBotError(f"external bot {self.name} passed but must act now",
                                        "external-illegal")
             return None
+        if not isinstance(text, str):
+            raise ExternalBotError(f"external bot {self.name} sent the action "
+                                   f"{_clip(json.dumps(text), 20)}, not a string or null",
+                                   "external-illegal")
         try:
-            action = parse_action(str(text), view.names)
+            action = parse_action(text, view.names)
         except HoolaError as exc:
-            raise ExternalBotError(f"external bot {self.name} sent {text!r}: {exc.message}",
+            raise ExternalBotError(f"external bot {self.name} sent {_clip(text)}: {exc.message}",
                                    "external-illegal") from exc
         legal = {format_action(a, view.names): a for a in view.legal}
         chosen = legal.get(format_action(action, view.names))
         if chosen is None:
-            raise ExternalBotError(f"external bot {self.name} chose {text!r}, which is not legal "
-                                   "now", "external-illegal")
+            raise ExternalBotError(f"external bot {self.name} chose {_clip(text)}, which is not "
+                                   "legal now", "external-illegal")
         return chosen

@@ -1,5 +1,8 @@
 """Strength levels for the interfaces: a named level is a bot with a budget.
 
+A level is accepted wherever a bot kind is (``hoola play --bots``, ``hoola sim --bots``,
+:func:`hoola.bots.make_bot`).
+
 | level | bot | time budget per decision |
 |---|---|---|
 | beginner | random | instant |
@@ -36,5 +39,4 @@ def bot_for_level(level: str, seed: int | None = None) -> Player:
         raise ValueError(f"unknown level {level!r}; levels are {', '.join(LEVELS)}")
     from hoola.bots import make_bot
 
-    name, options, _ = LEVELS[level]
-    return make_bot(name, seed, **options)
+    return make_bot(level, seed)

@@ -4,10 +4,19 @@ The core (:mod:`hoola.sim.simulation`, :mod:`hoola.sim.stats`) uses the standard
 ratings, charts, the progress bar and Ray come with the ``sim`` and ``ray`` extras.
 """
 
-from hoola.sim.simulation import DealOutcome, GameOutcome, SimConfig, run, run_ray, seatings
+from hoola.sim.simulation import (
+    BotError,
+    DealOutcome,
+    GameOutcome,
+    SimConfig,
+    run,
+    run_ray,
+    seatings,
+)
 from hoola.sim.stats import BotStats, Estimate, RulesStats, bot_stats, margin, rules_stats
 
 __all__ = [
+    "BotError",
     "BotStats",
     "DealOutcome",
     "Estimate",

@@ -1,8 +1,15 @@
-"""Glue between the ``hoola sim`` command's options and the simulation."""
+"""Glue between the ``hoola sim`` command's options and the simulation.
+
+Everything is checked before the first deal: the bot specs, the external bots' names and
+programs, the rules, and the optional libraries the report will need.
+"""
 
 from __future__ import annotations
 
+import importlib
 import itertools
+import re
+import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -10,9 +17,77 @@ import click
 
 from hoola.errors import HoolaError
 from hoola.rules import Rules
-from hoola.sim.simulation import SimConfig, parse_spec
+from hoola.sim.simulation import SimConfig, make_player
 
-__all__ = ["run_sim"]
+__all__ = ["missing_extras", "parse_externals", "run_sim"]
+
+_NAME = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def missing_extras(*, ratings: bool, plots: bool, ray: bool) -> str | None:
+    """What the run will need but cannot import, with the install command; None if nothing."""
+    needed = [("rich", "the tables", "sim")]
+    if ratings:
+        needed.append(("openskill", "the ratings", "sim"))
+    if plots:
+        needed.append(("matplotlib", "--plot", "sim"))
+    if ray:
+        needed.append(("ray", "--ray", "ray"))
+    missing = []
+    for module, purpose, extra in needed:
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            missing.append((module, purpose, extra))
+    if not missing:
+        return None
+    extras = ",".join(dict.fromkeys(extra for _, _, extra in missing))
+    what = ", ".join(f"{m} (for {p})" for m, p, _ in missing)
+    return f"hoola sim needs {what}: pip install 'hoola[{extras}]'"
+
+
+def parse_externals(pairs: Sequence[str]) -> list[tuple[str, str]]:
+    """``NAME=COMMAND`` pairs, each name new and each program found, else a usage error."""
+    from hoola.bots import bot_kinds
+    from hoola.bots.external import ExternalBotError, split_command
+
+    external: list[tuple[str, str]] = []
+    for pair in pairs:
+        name, sep, command = pair.partition("=")
+        name, command = name.strip(), command.strip()
+        if not sep or not name or not command:
+            raise click.BadParameter(f"{pair!r} is not NAME=COMMAND", param_hint="--external")
+        if not _NAME.fullmatch(name):
+            raise click.BadParameter(f"name {name!r}: use letters, digits, _ and - only",
+                                     param_hint="--external")
+        if name in bot_kinds() or name in dict(external):
+            raise click.BadParameter(f"name {name!r} is taken (by a bot kind, a level or "
+                                     "another --external): choose another",
+                                     param_hint="--external")
+        try:
+            program = split_command(command)[0]
+        except ExternalBotError as exc:
+            raise click.BadParameter(f"{name}: {exc.message}", param_hint="--external") from exc
+        if shutil.which(program) is None:
+            where = "not an executable file" if "/" in program else "not found on PATH"
+            raise click.BadParameter(f"{name}: program {program!r} is {where}",
+                                     param_hint="--external")
+        external.append((name, command))
+    return external
+
+
+def _check_lineup(lineup: Sequence[str], external: Sequence[tuple[str, str]]) -> None:
+    """Build each bot once (no program starts): bad names and options fail here, not later."""
+    for spec in lineup:
+        try:
+            make_player(spec, 0, external)
+        except (ValueError, TypeError, HoolaError) as exc:
+            message = exc.message if isinstance(exc, HoolaError) else str(exc)
+            if message.startswith("unknown bot") and external:
+                message += f"; external bots are {', '.join(n for n, _ in external)}"
+            elif ":" in spec and spec not in message:
+                message = f"{spec}: {message}"
+            raise click.BadParameter(message, param_hint="--bots") from exc
 
 
 def run_sim(*, bots: str, deals: int, players: int, preset: str, options: dict[str, object],
@@ -20,27 +95,11 @@ def run_sim(*, bots: str, deals: int, players: int, preset: str, options: dict[s
             workers: int | None, externals: Sequence[str], plot_dir: Path | None,
             records_dir: Path | None, ray_address: str | None, compare: str | None) -> None:
     """Check the options, build the :class:`SimConfig` and run it (or the rules comparison)."""
-    from hoola.bots import BOTS
-    from hoola.sim.report import compare_rules, simulate
-
-    external: list[tuple[str, str]] = []
-    for pair in externals:
-        name, sep, command = pair.partition("=")
-        if not sep or not name.strip() or not command.strip():
-            raise click.BadParameter(f"{pair!r} is not NAME=COMMAND", param_hint="--external")
-        external.append((name.strip(), command.strip()))
+    external = parse_externals(externals)
     lineup = tuple(b.strip() for b in bots.split(",") if b.strip())
     if not lineup:
         raise click.BadParameter("name at least one bot", param_hint="--bots")
-    known = set(BOTS) | {n for n, _ in external}
-    for spec in lineup:
-        try:
-            name, _ = parse_spec(spec)
-        except ValueError as exc:
-            raise click.BadParameter(str(exc), param_hint="--bots") from exc
-        if name not in known:
-            raise click.BadParameter(f"unknown bot {name!r}; bots are {', '.join(sorted(known))}",
-                                     param_hint="--bots")
+    _check_lineup(lineup, external)
     try:
         rules = Rules.preset(preset, **options)
     except HoolaError as exc:
@@ -51,16 +110,24 @@ def run_sim(*, bots: str, deals: int, players: int, preset: str, options: dict[s
         if len(distinct) < 2:
             raise click.BadParameter("a round robin needs two bots or more", param_hint="--bots")
         pairs = tuple(itertools.combinations(distinct, 2))
+    presets = [p.strip() for p in compare.split(",") if p.strip()] if compare else []
+    for p in presets:
+        try:
+            Rules.preset(p, **options)
+        except HoolaError as exc:
+            raise click.BadParameter(exc.message, param_hint="--compare-rules") from exc
+    if compare is not None and not presets:
+        raise click.BadParameter("name at least one preset", param_hint="--compare-rules")
+    missing = missing_extras(ratings=len(distinct) > 1 and not presets,
+                             plots=plot_dir is not None, ray=ray_address is not None)
+    if missing:
+        raise click.ClickException(missing)
+    from hoola.sim.report import compare_rules, simulate
+
     config = SimConfig(lineup, rules, players=players, units=deals, seed=seed,
                        duplicate=duplicate, match_deals=match_deals, external=tuple(external),
                        round_robin=pairs)
-    if compare:
-        presets = [p.strip() for p in compare.split(",") if p.strip()]
-        for p in presets:
-            try:
-                Rules.preset(p, **options)
-            except HoolaError as exc:
-                raise click.BadParameter(exc.message, param_hint="--compare-rules") from exc
+    if presets:
         compare_rules(config, presets, options, workers=workers, ray_address=ray_address,
                       plot_dir=plot_dir)
         return

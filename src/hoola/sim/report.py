@@ -9,16 +9,19 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from rich import box
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 from hoola.rules import Rules
 from hoola.scoring import END_KINDS
 from hoola.sim.simulation import GameOutcome, SimConfig, run, run_ray
 from hoola.sim.stats import BotStats, RulesStats, bot_stats, margin, rules_stats
 
-__all__ = ["compare_rules", "simulate"]
+__all__ = ["bot_table", "compare_rules", "ends_table", "errors_lines", "margins_table",
+           "rules_table", "simulate"]
 
 
 def _play(config: SimConfig, workers: int | None, ray_address: str | None, console: Console,
@@ -64,24 +67,83 @@ def _play_logged(config: SimConfig, workers: int | None, ray_address: str | None
     return run(config, workers, advance)
 
 
-def bot_table(stats: Sequence[BotStats]) -> Table:
-    """The per-bot table: stakes per deal with its 95% interval, win rate, end types, length."""
-    kinds = [k for k in END_KINDS if any(s.ends.get(k) for s in stats)]
-    table = Table(title="Bots (stakes per deal: mean ± 95% CI over units)")
-    for col in ("bot", "deals", "stakes/deal", "win", *(f"won by {k}" for k in kinds),
-                "undercut", "paid all", "turns", "s/deal"):
-        table.add_column(col, justify="left" if col == "bot" else "right")
-    for s in stats:
-        table.add_row(s.bot, str(s.seat_deals), str(s.stakes), _pct(s.win_rate),
-                      *(_pct(s.ends.get(k, 0.0)) for k in kinds), _pct(s.undercut_rate),
-                      _pct(s.paid_all_rate), f"{s.turns:.1f}", f"{s.seconds_per_deal:.3f}")
+def _table(title: str, *columns: str, first_width: int | None = None) -> Table:
+    """A table that fits an 80-column terminal: no side borders, numbers never wrapped."""
+    table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True,
+                  title_justify="left", min_width=len(title))  # a title on one line
+    for i, col in enumerate(columns):
+        if i == 0:
+            table.add_column(col, justify="left", overflow="fold", min_width=first_width)
+        else:
+            table.add_column(col, justify="right", no_wrap=True)
     return table
+
+
+def _row(table: Table, *cells: str) -> None:
+    """Add a row of plain text: names and reasons are data, never Rich markup."""
+    table.add_row(*(Text(c) for c in cells))
+
+
+def bot_table(stats: Sequence[BotStats]) -> Table:
+    """The per-bot table: stakes per deal with its 95% interval, win rate, forfeits if any."""
+    forfeits = any(s.forfeits for s in stats)
+    table = _table("Bots: stakes won per deal (mean ± 95% CI over units)", "bot", "deals",
+                   "stakes/deal", "win", *(("forfeits",) if forfeits else ()))
+    for s in stats:
+        _row(table, s.bot, str(s.seat_deals), str(s.stakes), _pct(s.win_rate),
+             *((str(s.forfeits),) if forfeits else ()))
+    return table
+
+
+def ends_table(stats: Sequence[BotStats]) -> Table:
+    """How each bot's deals went, one column per bot (a handful of bots fit 80 columns): its wins
+    by end type, how often it was undercut or paid for everyone, deal length, time."""
+    kinds = [k for k in END_KINDS if any(s.ends.get(k) for s in stats)]
+    title = "How each bot's deals went (share of its deals)"
+    table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True,
+                  title_justify="left", min_width=len(title))
+    table.add_column("", justify="left", no_wrap=True)
+    for s in stats:
+        table.add_column(Text(s.bot), justify="right", overflow="fold", min_width=6)
+    for k in kinds:
+        _row(table, f"won by {k}", *(_pct(s.ends.get(k, 0.0)) for s in stats))
+    _row(table, "undercut", *(_pct(s.undercut_rate) for s in stats))
+    _row(table, "paid for all", *(_pct(s.paid_all_rate) for s in stats))
+    _row(table, "turns per deal", *(f"{s.turns:.1f}" for s in stats))
+    _row(table, "seconds per deal", *(f"{s.seconds_per_deal:.3f}" for s in stats))
+    return table
+
+
+def margins_table(games: Sequence[GameOutcome], bots: Sequence[str]) -> Table | None:
+    """The margin of each pair of bots, paired by unit, or None with a single bot."""
+    table = _table("Margins: a - b in stakes per deal (paired by unit)", "a - b", "margin",
+                   "units", "95% CI")
+    for a, b in itertools.combinations(bots, 2):
+        m = margin(games, a, b)
+        if m.n:
+            _row(table, f"{a} - {b}", str(m), str(m.n),
+                 "excludes 0" if m.excludes_zero else "includes 0")
+    return table if table.row_count else None
+
+
+def errors_lines(games: Sequence[GameOutcome]) -> list[str]:
+    """Every bot error of the run, one line each: bot, seat, unit, seating, deal, what it did."""
+    lines = []
+    for g in games:
+        for e in g.errors:
+            outcome = "forfeited the deal" if e.forfeit else "after the deal (it stands)"
+            lines.append(f"{e.bot} (seat {e.seat + 1}), unit {e.unit}, seating {e.rotation + 1},"
+                         f" deal {e.deal + 1}: {outcome}: {e.reason}")
+    return lines
 
 
 def simulate(config: SimConfig, *, workers: int | None = None, ray_address: str | None = None,
              plot_dir: Path | None = None, records_dir: Path | None = None,
              console: Console | None = None) -> list[GameOutcome]:
-    """Run ``config`` and print the bot table, the margins between bots and the ratings."""
+    """Run ``config`` and print the bot tables, the margins, the ratings and every bot error.
+
+    Check the extras first (:func:`hoola.sim.cli.missing_extras`): the run is not started again.
+    """
     console = console or _console()
     if records_dir is not None:
         config = replace(config, records=True)
@@ -91,54 +153,66 @@ def simulate(config: SimConfig, *, workers: int | None = None, ray_address: str 
     console.print(f"{config.units} units ({'duplicate' if config.duplicate else 'rotated'} "
                   f"seats), {games_count} games, {deals} deals, {config.players} players, rules "
                   f"{config.rules.preset_name}"
-                  + (f" with {config.rules.overrides()}" if config.rules.overrides() else ""))
+                  + (f" with {config.rules.overrides()}" if config.rules.overrides() else ""),
+                  markup=False, highlight=False)
     bots = config.bots
     stats = bot_stats(games, bots)
     console.print(bot_table(stats))
-    for a, b in itertools.combinations(bots, 2):
-        m = margin(games, a, b)
-        if m.n:
-            verdict = "the 95% interval excludes zero" if m.excludes_zero else \
-                "the 95% interval includes zero"
-            console.print(f"{a} - {b}: {m} stakes per deal over {m.n} units ({verdict})")
+    console.print(ends_table(stats))
+    margins = margins_table(games, bots)
+    if margins is not None:
+        console.print(margins)
     if len(bots) > 1:
-        try:
-            from hoola.sim.ratings import rate
-        except ImportError:  # pragma: no cover - the sim extra brings openskill
-            console.print("(ratings need openskill: pip install 'hoola[sim]')")
-        else:
-            table = Table(title="openskill ratings (Plackett-Luce, every deal)")
-            for col in ("bot", "mu", "sigma", "ordinal", "deals"):
-                table.add_column(col, justify="left" if col == "bot" else "right")
-            for r in rate(games, bots):
-                table.add_row(r.bot, f"{r.mu:.2f}", f"{r.sigma:.2f}", f"{r.ordinal:.2f}",
-                              str(r.deals))
-            console.print(table)
+        from hoola.sim.ratings import rate
+
+        table = _table("openskill ratings (Plackett-Luce, every deal)", "bot", "mu", "sigma",
+                       "ordinal", "deals")
+        for r in rate(games, bots):
+            _row(table, r.bot, f"{r.mu:.2f}", f"{r.sigma:.2f}", f"{r.ordinal:.2f}", str(r.deals))
+        console.print(table)
     if plot_dir is not None:
         from hoola.sim.plots import plot_bots
         for path in plot_bots(stats, games, plot_dir):
-            console.print(f"wrote {path}")
+            console.print(f"wrote {path}", markup=False, highlight=False)
     if records_dir is not None:
         records_dir.mkdir(parents=True, exist_ok=True)
+        written = 0
         for g in games:
             if g.record is not None:
                 path = records_dir / f"unit{g.unit:06d}-seating{g.rotation + 1}.toml"
                 path.write_text(g.record, encoding="utf-8")
-        console.print(f"wrote {games_count} records to {records_dir}")
+                written += 1
+        console.print(f"wrote {written} records to {records_dir}", markup=False,
+                      highlight=False)
+    errors = errors_lines(games)
+    if errors:
+        forfeited = sum(1 for g in games for d in g.deals if d.forfeit is not None)
+        console.print(f"{len(errors)} bot errors, {forfeited} deals forfeited (the faulty bot "
+                      "paid, see docs/bots.md):", markup=False, highlight=False)
+        for line in errors:
+            console.print(f"  {line}", markup=False, highlight=False, overflow="fold")
     return games
 
 
 def rules_table(by_rules: Sequence[tuple[str, RulesStats]], players: int) -> Table:
-    """How rule sets compare: end types, stakes per deal, each seat's edge from the dealer."""
+    """How rule sets compare, one column each (four fit 80 columns): end types, stakes changing
+    hands per deal, deal length, and each seat's edge counted from the dealer."""
     kinds = [k for k in END_KINDS if any(r.ends.get(k) for _, r in by_rules)]
-    table = Table(title="Rules compared (seat edges: mean stakes per deal ± 95% CI)")
-    seats = ["dealer", *(f"dealer+{k}" for k in range(1, players))]
-    for col in ("rules", "deals", *kinds, "stakes/deal", *seats, "turns"):
-        table.add_column(col, justify="left" if col == "rules" else "right")
-    for name, r in by_rules:
-        table.add_row(name, str(r.deals), *(_pct(r.ends.get(k, 0.0)) for k in kinds),
-                      f"{r.stakes.mean:.2f} ± {r.stakes.half:.2f}",
-                      *(str(e) for e in r.seat_edges), f"{r.turns:.1f}")
+    title = "Rules compared (ends: share of deals; stakes/deal, seat edges: mean ± 95% CI)"
+    table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True,
+                  title_justify="left", min_width=len(title))
+    table.add_column("", justify="left", no_wrap=True)
+    for name, _ in by_rules:
+        table.add_column(Text(name), justify="right")  # wraps at "±" rather than cut
+    rules = [r for _, r in by_rules]
+    _row(table, "deals", *(str(r.deals) for r in rules))
+    for k in kinds:
+        _row(table, k, *(_pct(r.ends.get(k, 0.0)) for r in rules))
+    _row(table, "stakes/deal", *(str(r.stakes).lstrip("+") for r in rules))
+    _row(table, "turns", *(f"{r.turns:.1f}" for r in rules))
+    for seat in range(players):
+        _row(table, "dealer" if seat == 0 else f"dealer+{seat}",
+             *(str(r.seat_edges[seat]) for r in rules))
     return table
 
 
@@ -152,15 +226,22 @@ def compare_rules(config: SimConfig, presets: Sequence[str], overrides: dict[str
     """
     console = console or _console()
     by_rules: list[tuple[str, RulesStats]] = []
+    errors: list[str] = []
     for preset in presets:
         rules = Rules.preset(preset, **overrides)
         games = _play(replace(config, rules=rules), workers, ray_address, console, preset)
         by_rules.append((preset, rules_stats(games, config.players)))
+        errors.extend(f"{preset}: {line}" for line in errors_lines(games))
     console.print(f"{config.units} units per rule set, bots {', '.join(config.lineup)}, "
-                  f"{config.players} players")
+                  f"{config.players} players", markup=False, highlight=False)
     console.print(rules_table(by_rules, config.players))
     if plot_dir is not None:
         from hoola.sim.plots import plot_rules
         for path in plot_rules(by_rules, plot_dir):
-            console.print(f"wrote {path}")
+            console.print(f"wrote {path}", markup=False, highlight=False)
+    if errors:
+        console.print(f"{len(errors)} bot errors (a forfeited deal counts as ended by forfeit):",
+                      markup=False, highlight=False)
+        for line in errors:
+            console.print(f"  {line}", markup=False, highlight=False, overflow="fold")
     return by_rules

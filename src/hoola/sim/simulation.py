@@ -7,8 +7,10 @@ cancels; without it each unit is one game with the lineup rotated by the unit's 
 independent, so statistics are computed over them (:mod:`hoola.sim.stats`).
 
 Bots are named by spec: a name from :data:`hoola.bots.BOTS`, optionally with options, as in
-``ismcts:playouts=30:seconds=1``; names given in ``external`` run a command through the protocol
-of ``docs/protocol.md``.
+``ismcts:playouts=30:seconds=1``, or a strength level (``master``); names given in ``external``
+run a command through the protocol of ``docs/protocol.md``, one process per seat and game. An
+external bot that breaks the protocol forfeits the deal (:func:`forfeit_payments`) and the game
+stops there; the error is kept in :attr:`GameOutcome.errors` and the run goes on.
 
 >>> from hoola.rules import Rules
 >>> config = SimConfig(("expert", "greedy"), Rules.preset("pagat"), units=2, seed=1)
@@ -18,25 +20,34 @@ of ``docs/protocol.md``.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import random
 import re
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
-from hoola.actions import Draw, Knock, Take
+from hoola.actions import Action, Draw, Knock, Take
+from hoola.bots.external import ExternalBot, ExternalBotError, close_all
 from hoola.deal import Deal
 from hoola.match import next_dealer, next_stake
 from hoola.play import Player, play_deal
 from hoola.rules import Rules
 from hoola.state import DealState
+from hoola.views import View
 
 __all__ = [
+    "FORFEIT",
+    "BotError",
     "DealOutcome",
     "GameOutcome",
     "SimConfig",
+    "forfeit_payments",
     "make_player",
     "parse_spec",
     "play_unit",
@@ -46,6 +57,8 @@ __all__ = [
 ]
 
 Progress = Callable[[int], None]
+FORFEIT = "forfeit"
+"""The end of a deal abandoned because a bot broke the protocol."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +110,21 @@ class DealOutcome:
     actions: int
     undercut: int | None = None
     payer: int | None = None
+    forfeit: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BotError:
+    """A bot that broke the protocol: which, where (unit, seating, deal of the game), and why."""
+
+    bot: str
+    seat: int
+    unit: int
+    rotation: int
+    deal: int
+    code: str
+    reason: str
+    forfeit: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +138,7 @@ class GameOutcome:
     seconds: float
     record: str | None = None
     names: tuple[str, ...] = field(default=())
+    errors: tuple[BotError, ...] = ()
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
@@ -133,26 +162,20 @@ def _number(text: str) -> Any:
     return text
 
 
-_EXTERNAL: dict[tuple[str, int], Player] = {}
+def make_player(spec: str, seed: int | None, external: Sequence[tuple[str, str]] = ()) -> Player:
+    """The player a spec names: a bot kind or level with options, or an external bot's name.
 
-
-def make_player(spec: str, seed: int | None, external: Sequence[tuple[str, str]] = (),
-                seat: int = 0) -> Player:
-    """The player a spec names (external bots are started once per process and seat)."""
+    An external bot takes one option, ``timeout`` (seconds per decision, 10 by default); its
+    program starts on its first message, and the caller must close it.
+    """
     name, options = parse_spec(spec)
     commands = dict(external)
     if name in commands:
-        key = (commands[name], seat)
-        player = _EXTERNAL.get(key)
-        if player is None:
-            from hoola.bots.external import ExternalBot
-            player = _EXTERNAL[key] = ExternalBot(commands[name], name=name)
-        return player
-    from hoola.bots import BOTS
-    if name not in BOTS:
-        raise ValueError(f"unknown bot {name!r}; bots are {', '.join(sorted(BOTS))}")
-    if not options:
-        return BOTS[name](seed)
+        unknown = sorted(set(options) - {"timeout"})
+        if unknown:
+            raise ValueError(f"external bot {name!r} takes the option timeout only, not "
+                             f"{', '.join(unknown)}")
+        return ExternalBot(commands[name], name=name, timeout=options.get("timeout", 10.0))
     from hoola.bots import make_bot
     return make_bot(name, seed, **options)
 
@@ -195,15 +218,105 @@ def play_unit(config: SimConfig, unit: int) -> list[GameOutcome]:
             for index, seating in zip(indices, rotations, strict=True)]
 
 
+def forfeit_payments(state: DealState, seat: int) -> tuple[Fraction, ...]:
+    """What each seat is paid when ``seat`` forfeits the deal (see ``docs/bots.md``).
+
+    The deal is abandoned and nothing else is paid: the faulty seat pays every other seat still
+    in the deal ``(seats in the deal - 1) x stake``, what a last-placed loser pays a lone winner
+    before multipliers. The payments sum to zero.
+    """
+    others = [q for q in range(state.n) if state.in_deal[q] and q != seat]
+    each = len(others) * state.stake
+    return tuple(-each * len(others) if q == seat else each if q in others else Fraction(0)
+                 for q in range(state.n))
+
+
+class _Forfeit(Exception):
+    """An external bot at ``seat`` broke the protocol; ``error`` says how."""
+
+    def __init__(self, seat: int, error: ExternalBotError) -> None:
+        super().__init__(seat, error)
+        self.seat, self.error = seat, error
+
+
+class _Guarded:
+    """A seat's player whose protocol errors name the seat (play_deal does not know seats)."""
+
+    def __init__(self, seat: int, player: Player) -> None:
+        self.seat, self.player = seat, player
+
+    def act(self, view: View) -> Action | None:
+        """The player's decision; a protocol error becomes this seat's forfeit."""
+        with self.guard():
+            return self.player.act(view)
+
+    def tell(self, method: str, view: View) -> None:
+        """Pass on a ``begin_deal``/``end_deal`` message to players that take it."""
+        told = getattr(self.player, method, None)
+        if told is not None:
+            with self.guard():
+                told(view)
+
+    @contextlib.contextmanager
+    def guard(self) -> Iterator[None]:
+        try:
+            yield
+        except ExternalBotError as exc:
+            raise _Forfeit(self.seat, exc) from exc
+
+
+def _deal_outcome(state: DealState, forfeit: int | None = None) -> DealOutcome:
+    turns = sum(1 for a in state.history if isinstance(a, Draw | Take))
+    if forfeit is not None:
+        payments = forfeit_payments(state, forfeit)
+        return DealOutcome(FORFEIT, (), tuple(float(p) for p in payments), state.dealer, turns,
+                           len(state.history), forfeit=forfeit)
+    result = state.result
+    assert result is not None
+    last = state.history[-1]
+    undercut = last.player if isinstance(last, Knock) and last.player not in result.winners \
+        else None
+    return DealOutcome(result.end, tuple(result.winners),
+                       tuple(float(result.payments.get(q, 0)) for q in range(state.n)),
+                       state.dealer, turns, len(state.history), undercut,
+                       result.payer if undercut is None else None)
+
+
 def _play_game(config: SimConfig, unit: int, rotation: int, seating: tuple[str, ...],
                seed: int) -> GameOutcome:
-    from hoola.records import dumps, record_of
-
+    """Play one game; its external programs start with it and are ended with it, come what may."""
     start = time.perf_counter()
-    rules, n = config.rules, config.players
     names = _seat_names(seating)
-    players = [make_player(spec, (seed + 7919 * s) % 2**62, config.external, s)
+    players = [make_player(spec, (seed + 7919 * s) % 2**62, config.external)
                for s, spec in enumerate(seating)]
+    clean = False
+    try:
+        game = _play_deals(config, unit, rotation, seating, seed, names, players)
+        clean = True
+    finally:
+        programs = [p for p in players if isinstance(p, ExternalBot)]
+        if clean:
+            close_all(programs)
+        else:
+            for p in programs:
+                p.stop()  # after an error or Ctrl-C, no waiting
+    states, outcomes, errors = game
+    record = None
+    if config.records and states:
+        from hoola.records import dumps, record_of
+        comment = "".join(f"# deal {e.deal + 1} {'forfeited' if e.forfeit else 'played'}; "
+                          f"{names[e.seat]}: {e.reason}\n" for e in errors)
+        record = dumps(record_of(states, comment=comment))
+    return GameOutcome(unit, rotation, seating, tuple(outcomes), time.perf_counter() - start,
+                       record, tuple(names), tuple(errors))
+
+
+def _play_deals(config: SimConfig, unit: int, rotation: int, seating: tuple[str, ...],
+                seed: int, names: list[str], players: list[Player],
+                ) -> tuple[list[DealState], list[DealOutcome], list[BotError]]:
+    """The deals of one game; a protocol error forfeits the deal and ends the game."""
+    rules, n = config.rules, config.players
+    seats = [_Guarded(s, p) for s, p in enumerate(players)]
     dealer, stake = 0, None
     states: list[DealState] = []
     outcomes: list[DealOutcome] = []
@@ -212,30 +325,28 @@ def _play_game(config: SimConfig, unit: int, rotation: int, seating: tuple[str, 
         # The same random source for every seating: contested claims fall the same way.
         rng = random.Random(seed + 104729 * d)
         state = DealState(rules, names, deal, dealer=dealer, stake=stake or 1, rng=rng)
-        for p in players:
-            begin = getattr(p, "begin_deal", None)
-            if begin is not None:
-                begin(state.view(players.index(p)))
-        play_deal(state, players, rng)
-        result = state.result
-        assert result is not None
-        for s, p in enumerate(players):
-            finish = getattr(p, "end_deal", None)
-            if finish is not None:
-                finish(state.view(s))
-        last = state.history[-1]
-        undercut = last.player if isinstance(last, Knock) and last.player not in result.winners \
-            else None
-        outcomes.append(DealOutcome(
-            result.end, tuple(result.winners),
-            tuple(float(result.payments.get(q, 0)) for q in range(n)), state.dealer,
-            sum(1 for a in state.history if isinstance(a, Draw | Take)), len(state.history),
-            undercut, result.payer if undercut is None else None))
         states.append(state)
+        try:
+            for s in seats:
+                s.tell("begin_deal", state.view(s.seat))
+            play_deal(state, seats, rng)
+        except _Forfeit as f:
+            outcomes.append(_deal_outcome(state, f.seat))
+            return states, outcomes, [_bot_error(seating, unit, rotation, d, f)]
+        outcomes.append(_deal_outcome(state))
+        try:
+            for s in seats:
+                s.tell("end_deal", state.view(s.seat))
+        except _Forfeit as f:  # the deal was played out: it stands, the game stops here
+            return states, outcomes, [_bot_error(seating, unit, rotation, d, f, forfeit=False)]
         dealer, stake = next_dealer(state), next_stake(state)
-    record = dumps(record_of(states)) if config.records else None
-    return GameOutcome(unit, rotation, seating, tuple(outcomes), time.perf_counter() - start,
-                       record, tuple(names))
+    return states, outcomes, []
+
+
+def _bot_error(seating: tuple[str, ...], unit: int, rotation: int, deal: int, f: _Forfeit,
+               forfeit: bool = True) -> BotError:
+    return BotError(seating[f.seat], f.seat, unit, rotation, deal, f.error.code,
+                    f.error.message, forfeit)
 
 
 def _play_units(config: SimConfig, units: Sequence[int]) -> list[GameOutcome]:
@@ -260,21 +371,44 @@ def run(config: SimConfig, workers: int | None = None,
     workers = workers or multiprocessing.cpu_count()
     chunks = list(_chunks(config.units, _chunk_size(config, workers)))
     games: list[GameOutcome] = []
-    if workers == 1 or len(chunks) == 1:
-        for chunk in chunks:
-            games.extend(_play_units(config, chunk))
-            if progress:
-                progress(len(chunk))
-    else:
-        context = multiprocessing.get_context("spawn")
-        with context.Pool(workers) as pool:
-            jobs = [(config, chunk) for chunk in chunks]
-            for chunk_games in pool.imap_unordered(_star_play_units, jobs):
-                games.extend(chunk_games)
+    with _sigterm_exits():
+        if workers == 1 or len(chunks) == 1:
+            for chunk in chunks:
+                games.extend(_play_units(config, chunk))
                 if progress:
-                    progress(len({g.unit for g in chunk_games}))
+                    progress(len(chunk))
+        else:
+            context = multiprocessing.get_context("spawn")
+            with context.Pool(workers, initializer=_exit_on_sigterm_too) as pool:
+                jobs = [(config, chunk) for chunk in chunks]
+                for chunk_games in pool.imap_unordered(_star_play_units, jobs):
+                    games.extend(chunk_games)
+                    if progress:
+                        progress(len({g.unit for g in chunk_games}))
     games.sort(key=lambda g: (g.unit, g.rotation))
     return games
+
+
+def _exit_on_sigterm(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
+def _exit_on_sigterm_too() -> None:
+    """A worker's start: SIGTERM (``Pool.terminate``) unwinds it, so its bots' programs end."""
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
+
+
+@contextlib.contextmanager
+def _sigterm_exits() -> Iterator[None]:
+    """While it lasts, SIGTERM unwinds this process (finally blocks end the bots' programs)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set signal handlers
+        return
+    previous = signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _star_play_units(job: tuple[SimConfig, list[int]]) -> list[GameOutcome]:
@@ -295,7 +429,7 @@ def run_ray(config: SimConfig, address: str | None,
             ray.init(include_dashboard=False, log_to_driver=False)
         else:
             ray.init(address=address, log_to_driver=False)
-    remote = ray.remote(_play_units)
+    remote = ray.remote(_play_units)  # each game ends its own bots' programs
     cpus = int(ray.cluster_resources().get("CPU", 1))
     chunks = list(_chunks(config.units, _chunk_size(config, cpus)))
     config_ref = ray.put(config)

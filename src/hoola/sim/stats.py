@@ -79,7 +79,8 @@ def _t95(df: int) -> float:
 
 @dataclass(frozen=True, slots=True)
 class BotStats:
-    """One bot's results: stakes per deal, win rate, how its deals ended, deal length."""
+    """One bot's results: stakes per deal, win rate, how its deals ended, deal length, and the
+    deals it forfeited by breaking the protocol."""
 
     bot: str
     seat_deals: int
@@ -90,6 +91,7 @@ class BotStats:
     paid_all_rate: float = 0.0
     turns: float = 0.0
     seconds_per_deal: float = 0.0
+    forfeits: int = 0
 
 
 def _per_unit(games: Iterable[GameOutcome], bot: str) -> dict[int, list[float]]:
@@ -108,7 +110,7 @@ def bot_stats(games: Sequence[GameOutcome], bots: Sequence[str]) -> list[BotStat
     for bot in bots:
         units = _per_unit(games, bot)
         values = [sum(v) / len(v) for v in units.values() if v]
-        count = wins = undercut = paid_all = turns = 0.0
+        count = wins = undercut = paid_all = turns = forfeits = 0.0
         seconds = 0.0
         ends: dict[str, float] = defaultdict(float)
         for g in games:
@@ -127,6 +129,8 @@ def bot_stats(games: Sequence[GameOutcome], bots: Sequence[str]) -> list[BotStat
                         undercut += 1
                     if d.payer == s:
                         paid_all += 1
+                    if d.forfeit == s:
+                        forfeits += 1
         if not count:
             out.append(BotStats(bot, 0, mean_ci([]), 0.0))
             continue
@@ -134,7 +138,7 @@ def bot_stats(games: Sequence[GameOutcome], bots: Sequence[str]) -> list[BotStat
             bot, int(count), mean_ci(values), wins / count,
             {e: ends[e] / count for e in END_KINDS if ends.get(e)},
             undercut / count, paid_all / count, turns / count,
-            seconds / count * len(games[0].seats) if games else 0.0))
+            seconds / count * len(games[0].seats) if games else 0.0, int(forfeits)))
     return out
 
 

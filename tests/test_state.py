@@ -841,6 +841,46 @@ def test_four_melded_sevens_win_old_rule() -> None:
     assert not s.is_over
 
 
+def test_fourth_melded_seven_that_empties_the_hand_goes_out() -> None:
+    """Ruling 19: going out beats four melded sevens (a Hoola here, x4 for both losers)."""
+    hands = ["7s 7h 7d 7c 2s 2h 2d", "Ks Kh Kd Qs Qh Jh 3d", "Kc Qd 9h 9c 3c 4h 5h"]
+    s = make(hands, "Js", "2c", Rules.preset("old"))
+    do(s, "A draw", "A meld 2s 2h 2d 2c", "A meld 7s", "A meld 7h", "A meld 7d", "A meld 7c")
+    r = s.result
+    assert r is not None
+    assert (r.end, r.winners) == ("hoola", (0,))
+    assert s.returns() == [12, -8, -4]
+
+
+SEVENS_LATER = ["7s 7h 7d 2s 2h 2d Kc", "3s 5s 9h Jd Kd 4c 6c", "Qs Qh Qd 8s Th 4d Ac",
+                "9s 9d 9c 3h 5h Jh 6d"]
+
+
+def sevens_later(**options: Any) -> DealState:
+    """A melds three sevens in turn 1 and draws 7c in turn 2, holding Qc."""
+    rules = Rules.preset("pagat", four_melded_sevens_win=True, **options)
+    s = make(SEVENS_LATER, "Js", "Qc 8h Td 5d 7c", rules)
+    do(s, "A draw", "A meld 2s 2h 2d", "A meld 7s 7h 7d", "A discard Kc", "B draw",
+       "B discard Kd", "C draw", "C meld Qs Qh Qd", "C discard 8s", "D draw",
+       "D meld 9s 9d 9c", "D discard Jh", "A draw")
+    return s
+
+
+def test_four_melded_sevens_with_a_card_left_are_not_going_out() -> None:
+    """With hoola_only_out, the fourth seven may still be melded when a card stays in hand."""
+    s = sevens_later(hoola_only_out=True)
+    do(s, "A meld 7c")
+    assert s.result is not None and s.result.end == "sevens"
+    s = sevens_later(hoola_only_out=True)
+    refuse(s, "A add Qc on Qs", "hoola-only-out")  # 7c left alone would go out without a Hoola
+
+
+def test_fourth_melded_seven_as_last_card_needs_a_discard_with_discard_to_go_out() -> None:
+    s = sevens_later(discard_to_go_out=True)
+    do(s, "A add Qc on Qs")
+    refuse(s, "A meld 7c", "must-discard-to-go-out")
+
+
 def test_grouping_sevens_old_rule() -> None:
     hands = ["7s Kc Qd Jd 3h 5s 2h", "7h 7d 6d 8c 2s Ks Kh", "9s 9h Ah Ad 8h 6h 2c",
              "8d Td Th Tc 5h 3c 4c"]

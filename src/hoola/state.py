@@ -481,8 +481,16 @@ class DealState(Verbs):
             raise _illegal(f"cannot {what}: {self.names[p]} does not hold "
                            f"{'a joker' if jokers == 1 else f'{jokers} jokers'}", "not-in-hand")
 
-    def _check_going_out(self, p: int, what: str, left: int = 0) -> None:
-        """Refuse leaving ``left`` cards when the rules forbid going out that way."""
+    def _check_going_out(self, p: int, what: str, left: int = 0,
+                         laid: Sequence[int] = ()) -> None:
+        """Refuse leaving ``left`` cards when the rules forbid going out that way.
+
+        Laying ``laid`` so that four sevens are melded ends play as four sevens when cards are left
+        (ruling 19), so the going-out rules do not apply then.
+        """
+        if left and self.rules.four_melded_sevens_win and self.sevens_laid[p] + sum(
+                1 for c in laid if c != JOKER and c % 13 == SEVEN) == 4:
+            return
         if left == 0 and self.rules.discard_to_go_out:
             raise _illegal(f"cannot {what}: a player must keep a card to discard to go out "
                            "(discard_to_go_out)", "must-discard-to-go-out")
@@ -529,7 +537,7 @@ class DealState(Verbs):
             saved = self.hoola_turn
             self.hoola_turn = not self.melded[p]
             try:
-                self._check_going_out(p, what, left)
+                self._check_going_out(p, what, left, (a.card, *a.with_cards))
             finally:
                 self.hoola_turn = saved
         return meld
@@ -589,7 +597,7 @@ class DealState(Verbs):
             meld = new_meld(a.cards, a.joker_as, self.rules, owner=p, meld_id=self.next_meld_id)
         left = self._hand_size(p) - len(from_hand)
         if left <= 1:
-            self._check_going_out(p, what, left)
+            self._check_going_out(p, what, left, from_hand)
         return (meld, from_hand, grouped)
 
     def _grouped_seven(self, a: NewMeld) -> Meld | None:
@@ -633,7 +641,7 @@ class DealState(Verbs):
         grown = extend_meld(meld, a.card, a.joker_as, rules)
         left = self._hand_size(p) - 1
         if left <= 1:
-            self._check_going_out(p, what, left)
+            self._check_going_out(p, what, left, (a.card,))
         return grown
 
     def _may_knock(self, p: int) -> bool:
@@ -861,10 +869,11 @@ class DealState(Verbs):
             self.table.append(meld)
 
     def _after_laying(self, p: int) -> None:
-        if self.rules.four_melded_sevens_win and self.sevens_laid[p] == 4:
-            self._end("sevens", [p])
-        elif self._hand_size(p) == 0:
+        # Ruling 19: a card that empties the hand goes out, even when it completes four sevens.
+        if self._hand_size(p) == 0:
             self._end_out(p)
+        elif self.rules.four_melded_sevens_win and self.sevens_laid[p] == 4:
+            self._end("sevens", [p])
 
     def _begin_turn(self, p: int) -> None:
         self.had_turn[p] = True

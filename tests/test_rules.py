@@ -225,3 +225,35 @@ def test_rank_values() -> None:
     assert [standard.rank_value(r) for r in range(13)] == list(range(1, 14))
     ten = Rules.preset("pagat", face_values="ten")
     assert [ten.rank_value(r) for r in range(13)] == [*range(1, 11), 10, 10, 10]
+
+
+@pytest.mark.parametrize(("call", "code"), [
+    (lambda: Rules.preset(["pagat"]), "unknown-preset"),  # used to raise TypeError
+    (lambda: Rules.preset(None), "unknown-preset"),
+    (lambda: Rules(preset_name=["pagat"]), "unknown-preset"),  # type: ignore[arg-type]
+    (lambda: Rules.from_options("pagat", [("jokers", 1)]), "bad-option-value"),
+    (lambda: Rules.from_options("pagat", {1: 2}), "unknown-option"),
+    (lambda: Rules.preset("pagat", dropout_compensation=float("inf")), "bad-option-value"),
+    (lambda: Rules.preset("pagat", undercut_penalty=float("nan")), "bad-option-value"),
+    (lambda: Rules.preset("pagat", hoola_multiplier=0), "bad-option-value"),
+    (lambda: Rules.preset("pagat", knock_limit=-1), "bad-option-value"),
+    (lambda: Rules.preset("pagat", knock_limit={9: 10}), "bad-option-value"),
+    (lambda: Rules.preset("pagat", knock_limit={2: -5}), "bad-option-value"),
+    (lambda: Rules.preset("pagat", knock_limit={2: 5, "2": 6}), "bad-option-value"),
+    (lambda: Rules(knock_limit={"a": 3}), "bad-option-value"),  # used to raise ValueError
+    (lambda: Rules(knock_limit=((2,),)), "bad-option-value"),  # type: ignore[arg-type]
+    (lambda: Rules().replace(_values=(1,)), "unknown-option"),
+    (lambda: Rules().knock_limit_for("3"), "bad-player-count"),  # type: ignore[arg-type]
+    (lambda: Rules().knock_limit_for(8), "bad-player-count"),
+    (lambda: Rules().rank_value(-1), "bad-rank"),  # used to read the king's value
+    (lambda: Rules().rank_value(13), "bad-rank"),
+])
+def test_malformed_rules_input_is_a_rules_error(call: Any, code: str) -> None:
+    with pytest.raises(RulesError) as info:
+        call()
+    assert info.value.code == code, info.value.message
+
+
+def test_whole_floats_and_decimal_fractions_are_read_exactly() -> None:
+    assert Rules.preset("pagat", jokers=2.0).jokers == 2
+    assert Rules.preset("pagat", dropout_compensation=0.1).dropout_compensation == Fraction(1, 10)

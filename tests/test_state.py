@@ -1191,6 +1191,86 @@ def test_refused_garbage_leaves_state_unchanged() -> None:
     assert format_card(s.discards[-1]) == "9d"
 
 
+@pytest.mark.parametrize(("action", "code"), [
+    (Take(2, None), "bad-card"),  # type: ignore[arg-type]
+    (Add(0, None, meld_id=1), "bad-card"),  # type: ignore[arg-type]
+    (Discard(0, None), "bad-card"),  # type: ignore[arg-type]
+    (NewMeld(0, None), "bad-card"),  # type: ignore[arg-type]
+    (Take(2, parse_card("9d"), None), "bad-card"),  # type: ignore[arg-type]
+    (Take(2, parse_card("9d"), purpose="keep"), "bad-action"),
+    (Take(2, parse_card("9d"), (parse_card("9s"), parse_card("9h")), purpose="sevens"),
+     "bad-action"),
+    (NewMeld(0, (1, 2, 3), joker_as=4), "bad-action"),
+    (Add(0, 5), "bad-action"),
+    (Draw(1, parse_card("4h")), "bad-action"),
+    (Draw(True), "unknown-player"),  # True is not seat 1
+    (Take(False, parse_card("9d"), (parse_card("9s"), parse_card("9h"))), "unknown-player"),
+    (Knock(-1), "unknown-player"),
+    (Sevens(2**70), "unknown-player"),
+    (Action(0), "bad-action"),
+    ("C take 9d with 9s 9h", "bad-action"),  # a string is not an action value
+])
+def test_malformed_actions_are_refused_without_a_traceback(action: Any, code: str) -> None:
+    s = claim_state()
+    before = snapshot(s)
+    assert s.can(action) is False
+    for call in (s.verify, s.apply):
+        with pytest.raises(IllegalActionError) as info:
+            call(action)
+        assert info.value.code == code, info.value.message
+    assert snapshot(s) == before
+
+
+def test_seats_must_be_seats() -> None:
+    s = claim_state()
+    assert s.legal_actions(2) and s.can_take(2, parse_card("9d"), parse_cards("9s 9h"))
+    for seat in (True, -1, 4, "C", None):
+        for call in (s.legal_actions, s.view, s.hand):
+            with pytest.raises(IllegalActionError) as info:
+                call(seat)  # view(-1) used to show the last seat's hand
+            assert info.value.code == "unknown-player"
+    assert not s.can_take(True, parse_card("9d"), parse_cards("9s 9h"))  # type: ignore[arg-type]
+    assert not s.can_take(2, parse_card("9d"), None)  # type: ignore[arg-type]
+    assert not s.can_meld(1, "9s 9h 9c")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("args", "kwargs", "code"), [
+    ((8,), {}, "bad-player-count"),
+    ((True,), {}, "bad-player-count"),
+    (("ABCD",), {}, "bad-names"),
+    ((["A", "A"],), {}, "bad-names"),
+    ((["A", "B c"],), {}, "bad-names"),
+    ((4,), {"dealer": True}, "bad-deal"),
+    ((4,), {"dealer": 4}, "bad-deal"),
+    ((4,), {"stake": 0}, "bad-stake"),
+    ((4,), {"stake": 1.5}, "bad-stake"),
+    ((4,), {"seed": "x"}, "bad-seed"),
+    ((4,), {"rng": 3}, "bad-seed"),
+    ((3,), {"deal": Deal.shuffled(PAGAT, 4, seed=1)}, "bad-deal"),
+    ((2,), {"deal": Deal(((0, 1, 2, 3, 4, 5, 6), (7, 8, 9, 10, 11, 12, 13)), 14, ())},
+     "bad-deal"),  # not the whole pack
+])
+def test_new_deal_state_refuses_bad_arguments(args: tuple[Any, ...], kwargs: dict[str, Any],
+                                              code: str) -> None:
+    with pytest.raises(IllegalActionError) as info:
+        DealState.new(PAGAT, *args, **kwargs)
+    assert info.value.code == code, info.value.message
+
+
+def test_deal_values_are_checked() -> None:
+    hands = ((0, 1, 2, 3, 4, 5, 6), (7, 8, 9, 10, 11, 12, 13))
+    for deal_args, code in [((hands, 99, ()), "bad-card"), ((hands, 13, ()), "bad-deal"),
+                            ((hands[:1], 14, ()), "bad-deal"), (("As 2s", 14, ()), "bad-card"),
+                            ((hands, 14, (15, None)), "bad-card"),
+                            ((hands, 14, (), "later"), "bad-deal")]:
+        with pytest.raises(IllegalActionError) as info:
+            Deal(*deal_args)  # type: ignore[arg-type]
+        assert info.value.code == code, deal_args
+    with pytest.raises(IllegalActionError) as info:
+        Deal.shuffled(PAGAT, 8)  # used to raise IndexError
+    assert info.value.code == "bad-player-count"
+
+
 def test_online_claim_must_complete_the_blast_or_the_sevens() -> None:
     """The discard must be part of what is shown: a hand that blasts alone cannot claim any card."""
     hands = ["9s 9h Kc Qd Jd 3h 5s", "As Ah Ad 2s 2h 2d 3d", "2c 3c Qc Tc 4d 8h 6h",

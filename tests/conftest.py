@@ -17,8 +17,12 @@ for _name, _examples in PROFILES.items():
     settings.register_profile(_name, max_examples=_examples, deadline=None,
                               suppress_health_check=[HealthCheck.too_slow])
 
-PROFILE = os.environ.get("HOOLA_HYPOTHESIS", "ci").strip() or "ci"
-if PROFILE not in PROFILES:
-    raise pytest.UsageError(f"HOOLA_HYPOTHESIS={PROFILE!r} is not a profile; use one of "
-                            f"{', '.join(PROFILES)}")
-settings.load_profile(PROFILE)
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Load the profile ``HOOLA_HYPOTHESIS`` names (refusing an unknown one in one line)."""
+    profile = os.environ.get("HOOLA_HYPOTHESIS", "").strip() or "ci"
+    if profile not in PROFILES:
+        raise pytest.UsageError(f"HOOLA_HYPOTHESIS={profile!r} is not a profile; use one of "
+                                f"{', '.join(PROFILES)}")
+    settings.load_profile(profile)
+

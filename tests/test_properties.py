@@ -167,7 +167,7 @@ def test_copy_is_independent(game: dict[str, Any]) -> None:
 SOME_JUNK = st.one_of(st.text(max_size=3), st.floats(allow_nan=True), st.booleans(),
                       st.lists(st.integers(0, 3), max_size=2), st.tuples(st.integers(0, 3)))
 NOT_A_WHOLE = st.one_of(st.none(), SOME_JUNK)  # neither an int nor a Fraction (bools are not)
-NOT_A_LIST = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=3))
+NOT_A_LIST = st.one_of(st.none(), st.booleans(), st.floats(), st.text(max_size=3))
 NOT_A_CARD = st.one_of(NOT_A_WHOLE, st.integers(max_value=-1), st.integers(min_value=JOKER + 1),
                        st.just(2**64))
 NOT_A_NATURAL = st.one_of(NOT_A_CARD, st.just(JOKER))
@@ -330,7 +330,7 @@ def not_an_option_value(doc: OptionDoc) -> st.SearchStrategy[Any]:
         return st.one_of(NOT_A_WHOLE, words.filter(lambda w: w not in doc.choices))
     if doc.kind == "bool":
         return st.one_of(NOT_A_LIST.filter(lambda v: not isinstance(v, bool)), words,
-                         st.lists(st.booleans(), max_size=2))
+                         st.integers(), st.lists(st.booleans(), max_size=2))
     if doc.kind == "whole":
         above = st.integers(min_value=doc.maximum + 1) if doc.maximum is not None else st.nothing()
         return st.one_of(st.none(), st.text(max_size=3), st.lists(st.integers(0, 3), max_size=2),

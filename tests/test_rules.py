@@ -323,3 +323,12 @@ def test_readme_option_table_names_every_option() -> None:
     readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
     for key in OPTION_DOCS:
         assert f"`{key}`" in readme, key
+
+
+def test_refused_values_are_named_as_a_record_spells_them() -> None:
+    for options, shown in [({"jokers": True}, "jokers = true"),
+                           ({"knock_limit": {"9": 3}}, "knock_limit = {9 = 3}"),
+                           ({"claims": "first"}, 'claims = "first"')]:
+        with pytest.raises(RulesError) as info:
+            Rules.from_options("pagat", options)
+        assert shown in info.value.message

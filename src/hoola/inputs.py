@@ -13,8 +13,9 @@ hoola.errors.IllegalActionError: cannot view: True is not a seat (seats are 0 to
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
+from typing import Any
 
 from hoola.actions import (
     NAME_RE,
@@ -50,7 +51,6 @@ __all__ = [
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 7
-_ACTIONS = frozenset({Draw, Take, NewMeld, Add, Discard, Knock, Blast, Sevens, Play, Drop})
 
 
 def is_whole(value: object) -> bool:
@@ -123,16 +123,18 @@ def check_stake(stake: object) -> Fraction:
     """A deal's stake multiplier: a whole number or fraction above zero."""
     if isinstance(stake, int | Fraction) and not isinstance(stake, bool) and stake > 0:
         return Fraction(stake)
+    shown = str(stake) if isinstance(stake, Fraction) else repr(stake)
     raise IllegalActionError(f"the stake must be a whole number or fraction above zero, not "
-                             f"{stake!r}", "bad-stake")
+                             f"{shown}", "bad-stake")
 
 
 def _cards_tuple(value: object, verb: str, field: str) -> tuple[int, ...]:
-    if not isinstance(value, tuple):
+    if type(value) is not tuple:
         raise IllegalActionError(f"cannot {verb}: {field} must be a tuple of cards, not "
                                  f"{value!r}", "bad-card")
     for c in value:
-        check_card(c, verb)
+        if type(c) is not int or not 0 <= c <= JOKER:
+            check_card(c, verb)
     return value
 
 
@@ -145,48 +147,79 @@ def _check_joker_as(joker_as: object, jokers: int, verb: str) -> None:
                                  "is played", "bad-action")
 
 
+# The shape of each action class; the common cases return after a type test or two, since every
+# action a bot or a user plays passes here (legal_actions lists only well-formed ones).
+
+def _no_fields(a: Any) -> None:
+    return
+
+
+def _draw(a: Draw) -> None:
+    if a.card is not None:
+        raise IllegalActionError("cannot draw: the card drawn comes from the stock and is not "
+                                 "named", "bad-action")
+
+
+def _discard(a: Discard) -> None:
+    c = a.card
+    if type(c) is not int or not 0 <= c <= JOKER:
+        check_card(c, "discard")
+
+
+def _take(a: Take) -> None:
+    c = a.card
+    if type(c) is not int or not 0 <= c <= JOKER:
+        check_card(c, "take")
+    with_cards = _cards_tuple(a.with_cards, "take", "with_cards")
+    if a.purpose is not None:
+        if a.purpose not in ("blast", "sevens"):
+            raise IllegalActionError(f"cannot take: a take is for blast or sevens, not "
+                                     f"{a.purpose!r}", "bad-action")
+        if with_cards or a.joker_as is not None:
+            raise IllegalActionError(f"cannot take for {a.purpose}: no cards are named with it",
+                                     "bad-action")
+    if a.joker_as is not None:
+        _check_joker_as(a.joker_as, with_cards.count(JOKER), "take")
+
+
+def _meld(a: NewMeld) -> None:
+    cards = _cards_tuple(a.cards, "meld", "cards")
+    if a.joker_as is not None:
+        _check_joker_as(a.joker_as, cards.count(JOKER), "meld")
+
+
+def _add(a: Add) -> None:
+    check_card(a.card, "add")
+    if a.on is not None:
+        check_card(a.on, "add", joker=False)
+    if a.meld_id is not None and (not is_whole(a.meld_id) or a.meld_id < 1):
+        raise IllegalActionError(f"cannot add: {a.meld_id!r} is not a meld number (m1, m2, ...)",
+                                 "bad-action")
+    if a.on is None and a.meld_id is None:
+        raise IllegalActionError("cannot add: name the meld, by a card in it or as m<number>",
+                                 "bad-action")
+    _check_joker_as(a.joker_as, int(a.card == JOKER), "add")
+
+
+_SHAPES: dict[type[Any], Callable[[Any], None]] = {
+    Draw: _draw, Take: _take, NewMeld: _meld, Add: _add, Discard: _discard, Knock: _no_fields,
+    Blast: _no_fields, Sevens: _no_fields, Play: _no_fields, Drop: _no_fields,
+}
+
+
 def check_action(a: object, n: int) -> Action:
     """Refuse anything that is not a well-formed Hoola action for an ``n``-seat table.
 
     Only the shape is checked (the kinds and ranges of the fields); whether the action is allowed
     now is the state's business.
     """
-    if type(a) not in _ACTIONS:
+    shape = _SHAPES.get(type(a))
+    if shape is None:
         raise IllegalActionError(f"{a!r} is not a Hoola action (draw, take, meld, add, discard, "
                                  "knock, blast, sevens, play, drop)", "bad-action")
     assert isinstance(a, Action)
-    verb = a.verb
-    check_seat(a.player, n, verb)
-    if type(a) is Draw:
-        if a.card is not None:
-            raise IllegalActionError("cannot draw: the card drawn comes from the stock and is not "
-                                     "named", "bad-action")
-    elif type(a) is Discard:
-        check_card(a.card, verb)
-    elif type(a) is Take:
-        check_card(a.card, verb)
-        with_cards = _cards_tuple(a.with_cards, verb, "with_cards")
-        if a.purpose is not None:
-            if a.purpose not in ("blast", "sevens"):
-                raise IllegalActionError(f"cannot take: a take is for blast or sevens, not "
-                                         f"{a.purpose!r}", "bad-action")
-            if with_cards or a.joker_as is not None:
-                raise IllegalActionError(f"cannot take for {a.purpose}: no cards are named with "
-                                         "it", "bad-action")
-        _check_joker_as(a.joker_as, with_cards.count(JOKER), verb)
-    elif type(a) is NewMeld:
-        cards = _cards_tuple(a.cards, verb, "cards")
-        _check_joker_as(a.joker_as, cards.count(JOKER), verb)
-    elif type(a) is Add:
-        check_card(a.card, verb)
-        if a.on is not None:
-            check_card(a.on, verb, joker=False)
-        if a.meld_id is not None and (not is_whole(a.meld_id) or a.meld_id < 1):
-            raise IllegalActionError(f"cannot add: {a.meld_id!r} is not a meld number (m1, m2, "
-                                     "...)", "bad-action")
-        if a.on is None and a.meld_id is None:
-            raise IllegalActionError("cannot add: name the meld, by a card in it or as m<number>",
-                                     "bad-action")
-        _check_joker_as(a.joker_as, int(a.card == JOKER), verb)
+    p = a.player
+    if type(p) is not int or not 0 <= p < n:
+        check_seat(p, n, a.verb)
+    shape(a)
     return a
-

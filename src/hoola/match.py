@@ -15,13 +15,20 @@ __all__ = ["Match", "MatchError", "next_dealer", "next_stake"]
 
 
 class MatchError(HoolaError, ValueError):
-    """A match asked to deal or count out of order (the deal in play is not over, or counted)."""
+    """A match asked to deal or count out of order (the deal in play is not over, or counted), or
+    handed something that is not a deal."""
 
     code = "match-order"
 
 
+def _check_state(state: object) -> None:
+    if not isinstance(state, DealState):
+        raise MatchError(f"{state!r} is not a deal (a DealState)", "bad-deal")
+
+
 def next_dealer(state: DealState) -> int:
     """Ruling 16: the winner deals next; of several, the first in play order after the dealer."""
+    _check_state(state)
     if state.result is None or not state.result.winners:
         return state.dealer
     winners = set(state.result.winners)
@@ -34,6 +41,7 @@ def next_dealer(state: DealState) -> int:
 
 def next_stake(state: DealState) -> Fraction:
     """The next deal's stake: doubled after a Hoola with ``hoola_doubles_next``, else 1."""
+    _check_state(state)
     if state.rules.hoola_doubles_next and state.result is not None \
             and state.result.end == "hoola":
         return state.stake * 2

@@ -82,8 +82,19 @@ class OptionDoc:
             limit = _knock_limit(value)
             if limit is not None:
                 return limit
-        raise RulesError(f"option {self.key} = {value!r} is not allowed: the values are "
-                         f"{self.values}", "bad-option-value")
+        raise RulesError(f"option {self.key} = {_spelled(value)} is not allowed: the values "
+                         f"are {self.values}", "bad-option-value")
+
+
+def _spelled(value: Any) -> str:
+    """A refused value as the user most likely wrote it (TOML where it has a spelling)."""
+    if isinstance(value, bool | str | int | Fraction):
+        return toml_value(value)
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{k} = {_spelled(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_spelled(v) for v in value) + "]"
+    return repr(value)
 
 
 def _is_whole(value: Any) -> bool:

@@ -11,6 +11,7 @@ from hoola import DealState, HoolaError, Match, Rules
 from hoola.bots import GreedyBot, RandomBot
 from hoola.determinize import determinize, unseen_cards
 from hoola.game import GameState
+from hoola.match import next_dealer, next_stake
 from hoola.play import play_deal
 from hoola.records import dumps, loads, record_of, resume_match, verify
 
@@ -51,6 +52,26 @@ def test_new_deal_refuses_while_a_deal_is_unfinished() -> None:
     match.new_deal()
     with pytest.raises(ValueError):
         match.new_deal()
+
+
+def test_match_counts_each_deal_once_and_refuses_bad_arguments() -> None:
+    match = Match(Rules.preset("pagat"), ["A", "B"], seed=1)
+    with pytest.raises(HoolaError) as info:
+        match.finish_deal()  # used to raise IndexError
+    assert info.value.code == "no-deal"
+    state = match.new_deal()
+    play_deal(state, [RandomBot(1)] * 2, random.Random(1))
+    match.finish_deal()
+    totals = dict(match.totals)
+    with pytest.raises(HoolaError) as info:
+        match.finish_deal()  # used to add the payments twice
+    assert info.value.code == "deal-counted" and match.totals == totals
+    for call in (next_dealer, next_stake):
+        with pytest.raises(HoolaError):
+            call(None)  # type: ignore[arg-type]
+    for names, seed in [(["A", "A"], 1), ("AB", 1), (["A", "B"], "x")]:
+        with pytest.raises(HoolaError):
+            Match(Rules.preset("pagat"), names, seed=seed)  # type: ignore[arg-type]
 
 
 def test_resume_match_continues_an_unfinished_deal() -> None:

@@ -1,14 +1,20 @@
-"""Unit tests for hoola.rules: presets, overrides, validation and knock limit tables."""
+"""Unit tests for hoola.rules: presets, overrides, validation, knock limit tables, and the
+options' documentation as data, as ``hoola rules`` prints it."""
 
 from __future__ import annotations
 
+import json
+import tomllib
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
+from hoola.cli import cli
 from hoola.errors import HoolaError, RulesError
-from hoola.rules import PRESET_SOURCES, PRESETS, Rules
+from hoola.rules import OPTION_DOCS, PRESET_DOCS, PRESET_SOURCES, PRESETS, Rules, toml_value
 
 # The pagat column of shared/spec/hoola-rules.md, "Options and presets".
 PAGAT: dict[str, Any] = {
@@ -225,3 +231,104 @@ def test_rank_values() -> None:
     assert [standard.rank_value(r) for r in range(13)] == list(range(1, 14))
     ten = Rules.preset("pagat", face_values="ten")
     assert [ten.rank_value(r) for r in range(13)] == [*range(1, 11), 10, 10, 10]
+
+
+@pytest.mark.parametrize(("call", "code"), [
+    (lambda: Rules.preset(["pagat"]), "unknown-preset"),  # used to raise TypeError
+    (lambda: Rules.preset(None), "unknown-preset"),
+    (lambda: Rules(preset_name=["pagat"]), "unknown-preset"),  # type: ignore[arg-type]
+    (lambda: Rules.from_options("pagat", [("jokers", 1)]), "bad-option-value"),
+    (lambda: Rules.from_options("pagat", {1: 2}), "unknown-option"),
+    (lambda: Rules.preset("pagat", dropout_compensation=float("inf")), "bad-option-value"),
+    (lambda: Rules.preset("pagat", undercut_penalty=float("nan")), "bad-option-value"),
+    (lambda: Rules.preset("pagat", hoola_multiplier=0), "bad-option-value"),
+    (lambda: Rules.preset("pagat", knock_limit=-1), "bad-option-value"),
+    (lambda: Rules.preset("pagat", knock_limit={9: 10}), "bad-option-value"),
+    (lambda: Rules.preset("pagat", knock_limit={2: -5}), "bad-option-value"),
+    (lambda: Rules.preset("pagat", knock_limit={2: 5, "2": 6}), "bad-option-value"),
+    (lambda: Rules(knock_limit={"a": 3}), "bad-option-value"),  # used to raise ValueError
+    (lambda: Rules(knock_limit=((2,),)), "bad-option-value"),  # type: ignore[arg-type]
+    (lambda: Rules().replace(_values=(1,)), "unknown-option"),
+    (lambda: Rules().knock_limit_for("3"), "bad-player-count"),  # type: ignore[arg-type]
+    (lambda: Rules().knock_limit_for(8), "bad-player-count"),
+    (lambda: Rules().rank_value(-1), "bad-rank"),  # used to read the king's value
+    (lambda: Rules().rank_value(13), "bad-rank"),
+])
+def test_malformed_rules_input_is_a_rules_error(call: Any, code: str) -> None:
+    with pytest.raises(RulesError) as info:
+        call()
+    assert info.value.code == code, info.value.message
+
+
+def test_whole_floats_and_decimal_fractions_are_read_exactly() -> None:
+    assert Rules.preset("pagat", jokers=2.0).jokers == 2
+    assert Rules.preset("pagat", dropout_compensation=0.1).dropout_compensation == Fraction(1, 10)
+
+
+def test_every_option_and_preset_is_documented_as_data() -> None:
+    assert tuple(OPTION_DOCS) == Rules.option_keys()
+    assert list(PRESET_DOCS) == list(PRESETS)
+    for doc in OPTION_DOCS.values():
+        assert doc.meaning.strip() and doc.values.strip() and "\n" not in doc.meaning
+        for choice in doc.choices:  # every documented choice is accepted
+            assert getattr(Rules.preset("pagat", **{doc.key: choice}), doc.key) == choice
+    for preset in PRESET_DOCS.values():
+        assert preset.meaning.strip() and preset.source.strip()
+        assert set(preset.changes) == set(PRESETS[preset.name])  # each sets what it changes
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_toml_spelling_reads_back_as_the_same_value(name: str) -> None:
+    rules = Rules.preset(name, knock_limit={2: 5, 4: 15}, dropout_compensation="1/3")
+    for key, value in rules.options().items():
+        text = toml_value(value)
+        assert "True" not in text and "False" not in text and "Fraction" not in text
+        read = tomllib.loads(f"v = {text}")["v"]
+        assert getattr(Rules.from_options(name, {key: read}), key) == value, (key, text)
+
+
+def test_rules_command_prints_meanings_and_toml_values() -> None:
+    result = CliRunner().invoke(cli, ["rules"])
+    assert result.exit_code == 0
+    out = result.output
+    for doc in OPTION_DOCS.values():
+        assert f"\n  {doc.key} = " in out
+    for name in PRESETS:
+        assert f"\n  {name}: " in out or out.startswith(f"  {name}: ")
+    assert '  claims = "battle"' in out and "  wrap_runs = true" in out
+    assert "  dropout_compensation = 0.25" in out
+    assert "(ruling 19)" in out and 'Sets: claims = "next-only"' in out
+    assert "True" not in out and "1/4" not in out and "\xa0" not in out
+    assert max(len(line) for line in out.splitlines()) <= 80  # not a terminal: 80 columns
+    online = CliRunner().invoke(cli, ["rules", "-r", "online"]).output
+    assert "  blast_high = 80" in online and "Options with their online values" in online
+
+
+def test_rules_command_json_and_bad_preset() -> None:
+    result = CliRunner().invoke(cli, ["rules", "--json"])
+    assert result.exit_code == 0
+    data = json.loads(result.output)
+    assert [o["key"] for o in data["options"]] == list(OPTION_DOCS)
+    assert [p["name"] for p in data["presets"]] == list(PRESETS)
+    by_key = {o["key"]: o for o in data["options"]}
+    assert by_key["dropout_compensation"]["value"] == 0.25
+    assert by_key["dropout_compensation"]["toml"] == "0.25"
+    assert by_key["claims"]["choices"] == ["battle", "battle-next-priority", "next-only"]
+    bad = CliRunner().invoke(cli, ["rules", "--rules", "nope"])
+    assert bad.exit_code == 2 and "unknown preset 'nope'" in bad.output
+    assert "Traceback" not in bad.output
+
+
+def test_readme_option_table_names_every_option() -> None:
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    for key in OPTION_DOCS:
+        assert f"`{key}`" in readme, key
+
+
+def test_refused_values_are_named_as_a_record_spells_them() -> None:
+    for options, shown in [({"jokers": True}, "jokers = true"),
+                           ({"knock_limit": {"9": 3}}, "knock_limit = {9 = 3}"),
+                           ({"claims": "first"}, 'claims = "first"')]:
+        with pytest.raises(RulesError) as info:
+            Rules.from_options("pagat", options)
+        assert shown in info.value.message

@@ -841,6 +841,46 @@ def test_four_melded_sevens_win_old_rule() -> None:
     assert not s.is_over
 
 
+def test_fourth_melded_seven_that_empties_the_hand_goes_out() -> None:
+    """Ruling 19: going out beats four melded sevens (a Hoola here, x4 for both losers)."""
+    hands = ["7s 7h 7d 7c 2s 2h 2d", "Ks Kh Kd Qs Qh Jh 3d", "Kc Qd 9h 9c 3c 4h 5h"]
+    s = make(hands, "Js", "2c", Rules.preset("old"))
+    do(s, "A draw", "A meld 2s 2h 2d 2c", "A meld 7s", "A meld 7h", "A meld 7d", "A meld 7c")
+    r = s.result
+    assert r is not None
+    assert (r.end, r.winners) == ("hoola", (0,))
+    assert s.returns() == [12, -8, -4]
+
+
+SEVENS_LATER = ["7s 7h 7d 2s 2h 2d Kc", "3s 5s 9h Jd Kd 4c 6c", "Qs Qh Qd 8s Th 4d Ac",
+                "9s 9d 9c 3h 5h Jh 6d"]
+
+
+def sevens_later(**options: Any) -> DealState:
+    """A melds three sevens in turn 1 and draws 7c in turn 2, holding Qc."""
+    rules = Rules.preset("pagat", four_melded_sevens_win=True, **options)
+    s = make(SEVENS_LATER, "Js", "Qc 8h Td 5d 7c", rules)
+    do(s, "A draw", "A meld 2s 2h 2d", "A meld 7s 7h 7d", "A discard Kc", "B draw",
+       "B discard Kd", "C draw", "C meld Qs Qh Qd", "C discard 8s", "D draw",
+       "D meld 9s 9d 9c", "D discard Jh", "A draw")
+    return s
+
+
+def test_four_melded_sevens_with_a_card_left_are_not_going_out() -> None:
+    """With hoola_only_out, the fourth seven may still be melded when a card stays in hand."""
+    s = sevens_later(hoola_only_out=True)
+    do(s, "A meld 7c")
+    assert s.result is not None and s.result.end == "sevens"
+    s = sevens_later(hoola_only_out=True)
+    refuse(s, "A add Qc on Qs", "hoola-only-out")  # 7c left alone would go out without a Hoola
+
+
+def test_fourth_melded_seven_as_last_card_needs_a_discard_with_discard_to_go_out() -> None:
+    s = sevens_later(discard_to_go_out=True)
+    do(s, "A add Qc on Qs")
+    refuse(s, "A meld 7c", "must-discard-to-go-out")
+
+
 def test_grouping_sevens_old_rule() -> None:
     hands = ["7s Kc Qd Jd 3h 5s 2h", "7h 7d 6d 8c 2s Ks Kh", "9s 9h Ah Ad 8h 6h 2c",
              "8d Td Th Tc 5h 3c 4c"]
@@ -1149,6 +1189,86 @@ def test_refused_garbage_leaves_state_unchanged() -> None:
     refuse(s, NewMeld(1, (1, 2)), "must-draw-first")
     refuse(s, Add(2, parse_card("2c"), meld_id=1), "out-of-turn", OutOfTurnError)
     assert format_card(s.discards[-1]) == "9d"
+
+
+@pytest.mark.parametrize(("action", "code"), [
+    (Take(2, None), "bad-card"),  # type: ignore[arg-type]
+    (Add(0, None, meld_id=1), "bad-card"),  # type: ignore[arg-type]
+    (Discard(0, None), "bad-card"),  # type: ignore[arg-type]
+    (NewMeld(0, None), "bad-card"),  # type: ignore[arg-type]
+    (Take(2, parse_card("9d"), None), "bad-card"),  # type: ignore[arg-type]
+    (Take(2, parse_card("9d"), purpose="keep"), "bad-action"),
+    (Take(2, parse_card("9d"), (parse_card("9s"), parse_card("9h")), purpose="sevens"),
+     "bad-action"),
+    (NewMeld(0, (1, 2, 3), joker_as=4), "bad-action"),
+    (Add(0, 5), "bad-action"),
+    (Draw(1, parse_card("4h")), "bad-action"),
+    (Draw(True), "unknown-player"),  # True is not seat 1
+    (Take(False, parse_card("9d"), (parse_card("9s"), parse_card("9h"))), "unknown-player"),
+    (Knock(-1), "unknown-player"),
+    (Sevens(2**70), "unknown-player"),
+    (Action(0), "bad-action"),
+    ("C take 9d with 9s 9h", "bad-action"),  # a string is not an action value
+])
+def test_malformed_actions_are_refused_without_a_traceback(action: Any, code: str) -> None:
+    s = claim_state()
+    before = snapshot(s)
+    assert s.can(action) is False
+    for call in (s.verify, s.apply):
+        with pytest.raises(IllegalActionError) as info:
+            call(action)
+        assert info.value.code == code, info.value.message
+    assert snapshot(s) == before
+
+
+def test_seats_must_be_seats() -> None:
+    s = claim_state()
+    assert s.legal_actions(2) and s.can_take(2, parse_card("9d"), parse_cards("9s 9h"))
+    for seat in (True, -1, 4, "C", None):
+        for call in (s.legal_actions, s.view, s.hand):
+            with pytest.raises(IllegalActionError) as info:
+                call(seat)  # view(-1) used to show the last seat's hand
+            assert info.value.code == "unknown-player"
+    assert not s.can_take(True, parse_card("9d"), parse_cards("9s 9h"))  # type: ignore[arg-type]
+    assert not s.can_take(2, parse_card("9d"), None)  # type: ignore[arg-type]
+    assert not s.can_meld(1, "9s 9h 9c")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("args", "kwargs", "code"), [
+    ((8,), {}, "bad-player-count"),
+    ((True,), {}, "bad-player-count"),
+    (("ABCD",), {}, "bad-names"),
+    ((["A", "A"],), {}, "bad-names"),
+    ((["A", "B c"],), {}, "bad-names"),
+    ((4,), {"dealer": True}, "bad-deal"),
+    ((4,), {"dealer": 4}, "bad-deal"),
+    ((4,), {"stake": 0}, "bad-stake"),
+    ((4,), {"stake": 1.5}, "bad-stake"),
+    ((4,), {"seed": "x"}, "bad-seed"),
+    ((4,), {"rng": 3}, "bad-seed"),
+    ((3,), {"deal": Deal.shuffled(PAGAT, 4, seed=1)}, "bad-deal"),
+    ((2,), {"deal": Deal(((0, 1, 2, 3, 4, 5, 6), (7, 8, 9, 10, 11, 12, 13)), 14, ())},
+     "bad-deal"),  # not the whole pack
+])
+def test_new_deal_state_refuses_bad_arguments(args: tuple[Any, ...], kwargs: dict[str, Any],
+                                              code: str) -> None:
+    with pytest.raises(IllegalActionError) as info:
+        DealState.new(PAGAT, *args, **kwargs)
+    assert info.value.code == code, info.value.message
+
+
+def test_deal_values_are_checked() -> None:
+    hands = ((0, 1, 2, 3, 4, 5, 6), (7, 8, 9, 10, 11, 12, 13))
+    for deal_args, code in [((hands, 99, ()), "bad-card"), ((hands, 13, ()), "bad-deal"),
+                            ((hands[:1], 14, ()), "bad-deal"), (("As 2s", 14, ()), "bad-card"),
+                            ((hands, 14, (15, None)), "bad-card"),
+                            ((hands, 14, (), "later"), "bad-deal")]:
+        with pytest.raises(IllegalActionError) as info:
+            Deal(*deal_args)  # type: ignore[arg-type]
+        assert info.value.code == code, deal_args
+    with pytest.raises(IllegalActionError) as info:
+        Deal.shuffled(PAGAT, 8)  # used to raise IndexError
+    assert info.value.code == "bad-player-count"
 
 
 def test_online_claim_must_complete_the_blast_or_the_sevens() -> None:

@@ -159,17 +159,80 @@ def play(players: int, preset: str, options: tuple[str, ...], seed: int | None, 
 
 
 @cli.command()
-def rules() -> None:
-    """List the rule presets with their sources, and every option with its pagat value."""
-    from hoola.rules import PRESET_SOURCES, PRESETS, Rules
+@click.option("--rules", "-r", "preset", default="pagat", show_default=True,
+              help="Show the option values of this preset.")
+@click.option("--json", "as_json", is_flag=True, help="Print the same as JSON.")
+def rules(preset: str, as_json: bool) -> None:
+    """List the rule presets (what they play like, their sources) and every option: its value,
+    meaning and allowed values, as a record's TOML spells them."""
+    import re
+    import shutil
+    import textwrap
 
-    click.echo("Presets:")
-    for name in PRESETS:
-        changes = ", ".join(f"{k}={v}" for k, v in PRESETS[name].items()) or "(the defaults)"
-        click.echo(f"  {name}: {PRESET_SOURCES[name]}\n      {changes}")
-    click.echo("Options (pagat values):")
-    for key, value in Rules.preset("pagat").options().items():
-        click.echo(f"  {key} = {value}")
+    from hoola.errors import HoolaError
+    from hoola.rules import OPTION_DOCS, PRESET_DOCS, Rules, toml_value
+
+    try:
+        chosen = Rules.preset(preset)
+    except HoolaError as exc:
+        raise click.BadParameter(exc.message, param_hint="--rules") from exc
+    if as_json:
+        click.echo(json.dumps({
+            "presets": [{"name": d.name, "meaning": d.meaning, "source": d.source,
+                         "sets": {k: _json_value(v) for k, v in d.changes.items()}}
+                        for d in PRESET_DOCS.values()],
+            "preset": preset,
+            "options": [{"key": d.key, "value": _json_value(getattr(chosen, d.key)),
+                         "toml": toml_value(getattr(chosen, d.key)), "kind": d.kind,
+                         "meaning": d.meaning, "values": d.values, "choices": list(d.choices)}
+                        for d in OPTION_DOCS.values()],
+        }, indent=2))
+        return
+    width = max(80, min(100, shutil.get_terminal_size((80, 24)).columns))
+    keep = "\xa0"  # joins the words of one unit ("key = value", "{2 = 5}") while wrapping
+
+    units = re.compile(r'\{[^}]*\}|\w+ = (?:"[^"]*"|[\w.]+)|\(ruling \d+\)')
+
+    def unit(text: str) -> str:
+        return text.replace(" ", keep)
+
+    def say(text: str, indent: str = "      ") -> None:
+        text = units.sub(lambda m: unit(m.group()), text)
+        lines = textwrap.wrap(text, width, initial_indent=indent, subsequent_indent="      ",
+                              break_on_hyphens=False, break_long_words=False)
+        for line in lines:
+            click.echo(line.replace(keep, " "))
+
+    click.echo('Presets (--rules NAME here and in play and sim; rules = "NAME" in a record):')
+    for p in PRESET_DOCS.values():
+        say(f"{p.name}: {p.meaning}", "  ")
+        say(f"Source: {p.source}")
+        sets = ", ".join(f"{k} = {toml_value(v)}" for k, v in p.changes.items())
+        say(f"Sets: {sets or 'nothing (the pagat values)'}.")
+    click.echo("")
+    click.echo(f"Options with their {preset} values (--option KEY=VALUE; [options] in a record):")
+    for d in OPTION_DOCS.values():
+        head = f"  {d.key} = {toml_value(getattr(chosen, d.key))}"
+        values = d.values
+        if len(head) < 38 and 40 + len(values) <= width:
+            click.echo(f"{head:<40}{values}")
+            say(f"{d.meaning[0].upper()}{d.meaning[1:]}.")
+        else:
+            click.echo(head)
+            say(f"{d.meaning[0].upper()}{d.meaning[1:]}.")
+            say(f"Values: {values}.")
+
+
+def _json_value(value: object) -> object:
+    """An option value as JSON: fractions as exact decimals, else as "1/3"; tables as objects."""
+    from fractions import Fraction
+
+    if isinstance(value, Fraction):
+        decimal = float(value)
+        return decimal if Fraction(repr(decimal)) == value else str(value)
+    if isinstance(value, tuple):
+        return {str(k): v for k, v in value}
+    return value
 
 
 @cli.command()

@@ -13,10 +13,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hoola.cards import JOKER, format_card
-from hoola.errors import IllegalActionError
+from hoola.errors import IllegalActionError, RulesError
+from hoola.inputs import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    check_player_count,
+    check_rng,
+    check_seed,
+    is_card,
+)
 from hoola.rules import Rules
 
-__all__ = ["HAND_SIZE", "Deal", "complete_stock"]
+__all__ = ["HAND_SIZE", "Deal", "check_jokers", "complete_stock"]
 
 HAND_SIZE = 7
 
@@ -35,11 +43,47 @@ class Deal:
     stock: tuple[int, ...]
     redeal: str = "shuffle"
 
+    def __post_init__(self) -> None:
+        """Refuse what is not a deal: non-cards, a card dealt twice, 2 to 7 hands (``bad-deal``).
+
+        Hand sizes are the state's to check: a guessed deal of a game in progress (see
+        :mod:`hoola.determinize`) holds hands of any size.
+        """
+        hands = _cards_lists(self.hands, "the hands")
+        if not MIN_PLAYERS <= len(hands) <= MAX_PLAYERS:
+            raise IllegalActionError(f"a deal has {MIN_PLAYERS} to {MAX_PLAYERS} hands, not "
+                                     f"{len(hands)}", "bad-deal")
+        stock = _cards(self.stock, "the stock")
+        if not is_card(self.upcard):
+            raise IllegalActionError(f"the upcard {self.upcard!r} is not a card", "bad-card")
+        if self.redeal not in ("shuffle", "listed"):
+            raise IllegalActionError(f"redeal {self.redeal!r} is not shuffle or listed",
+                                     "bad-deal")
+        object.__setattr__(self, "hands", hands)
+        object.__setattr__(self, "stock", stock)
+        every = [c for h in hands for c in h] + [self.upcard]
+        if self.redeal == "listed" and len(hands) >= 6:
+            # The listed stock is the stock after the drops: it may hold dropped cards.
+            listed = [c for c in stock if c != JOKER]
+            if len(set(listed)) != len(listed):
+                raise IllegalActionError("a card is listed twice in the stock", "bad-deal")
+            if self.upcard != JOKER and self.upcard in listed:
+                raise IllegalActionError(f"the upcard {format_card(self.upcard)} is also in the "
+                                         "stock", "bad-deal")
+        else:
+            every += stock
+        naturals = [c for c in every if c != JOKER]
+        if len(set(naturals)) != len(naturals):
+            twice = sorted({c for c in naturals if naturals.count(c) > 1})
+            raise IllegalActionError(f"card {format_card(twice[0])} is dealt twice", "bad-deal")
+
     @classmethod
     def shuffled(cls, rules: Rules, players: int, *, seed: int | None = None,
                  rng: random.Random | None = None) -> Deal:
         """A random deal from ``seed`` (or ``rng``): seven cards each, an upcard, the stock."""
-        rng = rng if rng is not None else random.Random(seed)
+        _check_rules(rules)
+        players = check_player_count(players)
+        rng = check_rng(rng) or random.Random(check_seed(seed))
         deck = list(range(52)) + [JOKER] * rules.jokers
         rng.shuffle(deck)
         hands = tuple(tuple(sorted(deck[i:HAND_SIZE * players:players])) for i in range(players))
@@ -53,31 +97,51 @@ class Deal:
 
         Raises :class:`IllegalActionError` (code ``bad-deal``) when cards repeat or hands are short.
         """
-        hands_t = tuple(tuple(h) for h in hands)
+        _check_rules(rules)
+        listed = cls(_cards_lists(hands, "the hands"), upcard, _cards(stock, "the stock"),
+                     "listed")  # checks the cards themselves
+        hands_t = listed.hands
         for i, h in enumerate(hands_t):
             if len(h) != HAND_SIZE:
                 raise IllegalActionError(f"hand {i + 1} has {len(h)} cards, not {HAND_SIZE}",
                                          "bad-deal")
-        every = [c for h in hands_t for c in h] + [upcard]
-        if len(hands_t) < 6:
-            every += list(stock)
-        else:
-            # The listed stock is the stock after the drops: it may hold dropped cards.
-            listed = [c for c in stock if c != JOKER]
-            if len(set(listed)) != len(listed):
-                raise IllegalActionError("a card is listed twice in the stock", "bad-deal")
-        naturals = [c for c in every if c != JOKER]
-        if len(set(naturals)) != len(naturals):
-            twice = sorted({c for c in naturals if naturals.count(c) > 1})
-            raise IllegalActionError(f"card {format_card(twice[0])} is dealt twice", "bad-deal")
-        jokers = len(every) - len(naturals)
-        if jokers > rules.jokers:
-            raise IllegalActionError(f"the deal holds {jokers} jokers but the rules use "
-                                     f"{rules.jokers}", "bad-deal")
+        check_jokers(rules, listed)
         if len(hands_t) >= 6:
-            return cls(hands_t, upcard, tuple(stock), "listed")
-        full = complete_stock(rules, [c for h in hands_t for c in h] + [upcard], stock)
+            return listed
+        full = complete_stock(rules, [c for h in hands_t for c in h] + [upcard], listed.stock)
         return cls(hands_t, upcard, full, "listed")
+
+
+def check_jokers(rules: Rules, deal: Deal) -> None:
+    """Refuse a deal holding more jokers than ``rules`` put in the pack."""
+    dealt = [c for h in deal.hands for c in h] + [deal.upcard]
+    if len(deal.hands) < 6 or deal.redeal == "shuffle":
+        dealt += deal.stock
+    jokers = dealt.count(JOKER)
+    if jokers > rules.jokers:
+        raise IllegalActionError(f"the deal holds {jokers} jokers but the rules use "
+                                 f"{rules.jokers}", "bad-deal")
+
+
+def _check_rules(rules: object) -> None:
+    if not isinstance(rules, Rules):
+        raise RulesError(f"the rules must be a Rules value, not {rules!r}", "bad-rules")
+
+
+def _cards(value: object, what: str) -> tuple[int, ...]:
+    if isinstance(value, str | bytes) or not isinstance(value, Sequence):
+        raise IllegalActionError(f"{what} must be a list of cards, not {value!r}", "bad-card")
+    for c in value:
+        if not is_card(c):
+            raise IllegalActionError(f"{c!r} in {what} is not a card", "bad-card")
+    return tuple(value)
+
+
+def _cards_lists(value: object, what: str) -> tuple[tuple[int, ...], ...]:
+    if isinstance(value, str | bytes) or not isinstance(value, Sequence):
+        raise IllegalActionError(f"{what} must be a list of card lists, not {value!r}",
+                                 "bad-card")
+    return tuple(_cards(h, what) for h in value)
 
 
 def complete_stock(rules: Rules, elsewhere: Sequence[int],

@@ -6,14 +6,29 @@ import random
 from collections.abc import Sequence
 from fractions import Fraction
 
+from hoola.errors import HoolaError, RulesError
+from hoola.inputs import check_names, check_seed
 from hoola.rules import Rules
 from hoola.state import DealState
 
-__all__ = ["Match", "next_dealer", "next_stake"]
+__all__ = ["Match", "MatchError", "next_dealer", "next_stake"]
+
+
+class MatchError(HoolaError, ValueError):
+    """A match asked to deal or count out of order (the deal in play is not over, or counted), or
+    handed something that is not a deal."""
+
+    code = "match-order"
+
+
+def _check_state(state: object) -> None:
+    if not isinstance(state, DealState):
+        raise MatchError(f"{state!r} is not a deal (a DealState)", "bad-deal")
 
 
 def next_dealer(state: DealState) -> int:
     """Ruling 16: the winner deals next; of several, the first in play order after the dealer."""
+    _check_state(state)
     if state.result is None or not state.result.winners:
         return state.dealer
     winners = set(state.result.winners)
@@ -26,6 +41,7 @@ def next_dealer(state: DealState) -> int:
 
 def next_stake(state: DealState) -> Fraction:
     """The next deal's stake: doubled after a Hoola with ``hoola_doubles_next``, else 1."""
+    _check_state(state)
     if state.rules.hoola_doubles_next and state.result is not None \
             and state.result.end == "hoola":
         return state.stake * 2
@@ -41,11 +57,14 @@ class Match:
     """
 
     def __init__(self, rules: Rules, names: Sequence[str], *, seed: int | None = None) -> None:
+        if not isinstance(rules, Rules):
+            raise RulesError(f"the rules must be a Rules value, not {rules!r}", "bad-rules")
         self.rules = rules
-        self.names = tuple(names)
-        self.rng = random.Random(seed)
+        self.names = check_names(names)
+        self.rng = random.Random(check_seed(seed))
         self.deals: list[DealState] = []
-        self.totals: dict[int, Fraction] = {q: Fraction(0) for q in range(len(names))}
+        self.totals: dict[int, Fraction] = {q: Fraction(0) for q in range(len(self.names))}
+        self.counted = 0  # deals whose payments are in the totals
 
     def new_deal(self) -> DealState:
         """Start the next deal (the previous one must be over)."""
@@ -53,7 +72,8 @@ class Match:
         if self.deals:
             last = self.deals[-1]
             if not last.is_over:
-                raise ValueError("the current deal is not over")
+                raise MatchError("cannot deal again: the current deal is not over",
+                                 "deal-not-over")
             dealer, stake = next_dealer(last), next_stake(last)
         state = DealState.new(self.rules, self.names, seed=self.rng.randrange(2**63),
                               dealer=dealer, stake=stake)
@@ -61,9 +81,15 @@ class Match:
         return state
 
     def finish_deal(self) -> None:
-        """Add the finished last deal's payments to the totals."""
+        """Add the finished last deal's payments to the totals (once)."""
+        if not self.deals:
+            raise MatchError("cannot count a deal: none has been dealt", "no-deal")
         last = self.deals[-1]
         if last.result is None:
-            raise ValueError("the current deal is not over")
+            raise MatchError("cannot count the current deal: it is not over", "deal-not-over")
+        if self.counted >= len(self.deals):
+            raise MatchError("cannot count the last deal again: its payments are in the totals",
+                             "deal-counted")
         for q, v in last.result.payments.items():
             self.totals[q] += v
+        self.counted = len(self.deals)

@@ -21,26 +21,215 @@ from typing import Any
 
 from hoola.errors import RulesError
 
-__all__ = ["PRESETS", "PRESET_SOURCES", "Rules"]
+__all__ = ["OPTION_DOCS", "PRESETS", "PRESET_DOCS", "PRESET_SOURCES", "OptionDoc", "PresetDoc",
+           "Rules", "toml_value"]
 
 Number = int | Fraction
+PLAYER_COUNTS = range(2, 8)
 
-_CHOICES: dict[str, tuple[str, ...]] = {
-    "claims": ("battle", "battle-next-priority", "next-only"),
-    "face_values": ("standard", "ten"),
-    "four_sevens_timing": ("any-time", "turn-start"),
-    "no_meld_last": ("after-turn", "always", "never"),
-    "no_meld_double": ("after-turn", "always", "never"),
-    "seven_double": ("after-turn", "always", "never"),
-    "discarder_pays_all": ("any-out", "hoola-only", "never"),
-    "undercut": ("pays-all", "fixed"),
-    "joker_value": ("double", "quintuple", "zero", "fourteen-triple", "twenty", "thirty"),
-    "joker_multiplier": ("after-turn", "always"),
-    "payments": ("rank", "hertzog"),
-    "direction": ("anticlockwise", "clockwise"),
-    "knock_rule": ("limit", "dealer-one-card"),
-}
-_NUMBERS = ("undercut_penalty", "dropout_compensation", "hertzog_no_meld_stake")
+
+@dataclass(frozen=True, slots=True)
+class OptionDoc:
+    """One rule option as data: its kind, the values it takes, and what it means, in one line.
+
+    ``kind`` is ``choice`` (one of ``choices``), ``bool``, ``whole`` (a whole number from
+    ``minimum`` to ``maximum``), ``number`` (a whole number or fraction, zero or more) or
+    ``knock-limit`` (a whole number, or a table by player count). Every front end shows these;
+    :class:`Rules` checks values against them.
+    """
+
+    key: str
+    kind: str
+    meaning: str
+    choices: tuple[str, ...] = ()
+    minimum: int = 0
+    maximum: int | None = None
+
+    @property
+    def values(self) -> str:
+        """The values the option takes, in the records' TOML spelling."""
+        if self.kind == "choice":
+            return ", ".join(f'"{c}"' for c in self.choices)
+        if self.kind == "bool":
+            return "true, false"
+        if self.kind == "whole" and self.maximum is not None:
+            return ", ".join(str(v) for v in range(self.minimum, self.maximum + 1))
+        if self.kind == "whole":
+            return f"a whole number, {self.minimum} or more"
+        if self.kind == "number":
+            return 'a number, 0 or more (2, 0.25, or "1/3")'
+        return "a whole number, or a table by player count such as {2 = 5, 3 = 10, 4 = 15}"
+
+    def check(self, value: Any) -> Any:
+        """``value`` made canonical (fractions exact, tables as sorted pairs), or a RulesError."""
+        if isinstance(value, float) and value.is_integer() and self.kind != "number":
+            value = int(value)  # TOML and JSON may spell a whole number 15.0
+        if self.kind == "choice":
+            if isinstance(value, str) and value in self.choices:
+                return value
+        elif self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+        elif self.kind == "whole":
+            if _is_whole(value) and value >= self.minimum and (
+                    self.maximum is None or value <= self.maximum):
+                return value
+        elif self.kind == "number":
+            number = _fraction(value)
+            if number is not None and number >= 0:
+                return int(number) if number.denominator == 1 else number
+        else:
+            limit = _knock_limit(value)
+            if limit is not None:
+                return limit
+        raise RulesError(f"option {self.key} = {_spelled(value)} is not allowed: the values "
+                         f"are {self.values}", "bad-option-value")
+
+
+def _spelled(value: Any) -> str:
+    """A refused value as the user most likely wrote it (TOML where it has a spelling)."""
+    if isinstance(value, bool | str | int | Fraction):
+        return toml_value(value)
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{k} = {_spelled(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_spelled(v) for v in value) + "]"
+    return repr(value)
+
+
+def _is_whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _fraction(value: Any) -> Fraction | None:
+    """An exact number from an int, a Fraction, a float or a string such as "1/3"; else None."""
+    if isinstance(value, bool) or not isinstance(value, int | Fraction | float | str):
+        return None
+    try:
+        # A float's shortest text is what the user wrote: 0.1 is 1/10, not the binary value.
+        return Fraction(repr(value) if isinstance(value, float) else value)
+    except (ValueError, ZeroDivisionError, OverflowError):
+        return None
+
+
+def _knock_limit(value: Any) -> int | tuple[tuple[int, int], ...] | None:
+    """A knock limit as an int or as sorted ``(player_count, limit)`` pairs; None if malformed."""
+    if _is_whole(value):
+        return value if value >= 0 else None
+    if isinstance(value, Mapping):
+        pairs: list[Any] = list(value.items())
+    elif isinstance(value, tuple):
+        pairs = list(value)
+    else:
+        return None
+    table: dict[int, int] = {}
+    for pair in pairs:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            return None
+        count, limit = pair
+        if isinstance(count, str) and count.strip().isdigit():
+            count = int(count)  # TOML table keys are strings
+        if not _is_whole(count) or count not in PLAYER_COUNTS or count in table \
+                or not _is_whole(limit) or limit < 0:
+            return None
+        table[count] = limit
+    return tuple(sorted(table.items())) or None
+
+
+def _options(*docs: OptionDoc) -> dict[str, OptionDoc]:
+    return {d.key: d for d in docs}
+
+
+_WHEN = ("after-turn", "always", "never")
+OPTION_DOCS: dict[str, OptionDoc] = _options(
+    OptionDoc("claims", "choice", "who may take a discard out of turn, and who wins a contested "
+              "one (ruling 2)", ("battle", "battle-next-priority", "next-only")),
+    OptionDoc("wrap_runs", "bool", "runs may wrap K-A-2; without, an ace ends a run at either "
+              "end"),
+    OptionDoc("lay_off_needs_own_meld", "bool", "adding to melds only after laying down a new "
+              "meld of one's own (ruling 5)"),
+    OptionDoc("seven_set_extend", "bool", "a set of three sevens takes the fourth seven"),
+    OptionDoc("discard_to_go_out", "bool", "going out needs a last card to discard"),
+    OptionDoc("knock_limit", "knock-limit", "the most points in hand for a knock (ruling 8)"),
+    OptionDoc("knocks", "bool", "knocking ends play"),
+    OptionDoc("blasts", "bool", "blasts (sopang, daepang) end play"),
+    OptionDoc("four_sevens", "bool", "showing four sevens in hand ends play"),
+    OptionDoc("hoola_only_out", "bool", "going out only with a Hoola"),
+    OptionDoc("blast_low", "whole", "a sopang is seven cards of at most this many points"),
+    OptionDoc("blast_high", "whole", "a daepang is seven cards of at least this many points"),
+    OptionDoc("seven_value_blast", "whole", "a seven's points when counting a blast"),
+    OptionDoc("seven_value_end", "whole", "a seven's points in hand at the end and for a knock"),
+    OptionDoc("face_values", "choice", "J Q K count 11 12 13, or 10 each (a daepang is then seven "
+              "court cards)", ("standard", "ten")),
+    OptionDoc("quad_in_hand_free", "bool", "four of a kind in hand counts nothing at the end"),
+    OptionDoc("four_sevens_timing", "choice", "when four sevens may be shown: at any moment, or "
+              "at the start of one's turn", ("any-time", "turn-start")),
+    OptionDoc("four_melded_sevens_win", "bool", "melding all four sevens wins, unless that card "
+              "goes out (ruling 19)"),
+    OptionDoc("grouping_sevens", "bool", "two sevens from hand take a lone melded seven into a "
+              "set"),
+    OptionDoc("no_meld_last", "choice", "a loser who melded nothing ranks last", _WHEN),
+    OptionDoc("no_meld_double", "choice", "a loser who melded nothing pays double", _WHEN),
+    OptionDoc("seven_double", "choice", "a loser pays double for each seven in hand", _WHEN),
+    OptionDoc("seven_in_hand_last", "bool", "a loser holding a seven ranks last"),
+    OptionDoc("hoola_multiplier", "whole", "every loser's payment after a Hoola is multiplied "
+              "by this", minimum=1),
+    OptionDoc("hoola_needs_all_played", "bool", "a Hoola counts only once every other player "
+              "has had a turn"),
+    OptionDoc("hoola_doubles_next", "bool", "the deal after a Hoola is played at double stake"),
+    OptionDoc("discarder_pays_all", "choice", "the discarder whose card the winner went out with "
+              "pays every loser's amount", ("any-out", "hoola-only", "never")),
+    OptionDoc("undercut", "choice", "an undercut knocker pays every loser's amount, or a fixed "
+              "penalty", ("pays-all", "fixed")),
+    OptionDoc("undercut_penalty", "number", "with undercut = \"fixed\": what the knocker pays "
+              "each opponent"),
+    OptionDoc("pay_all_doubles", "bool", "a one-pays-all total is doubled at any table size"),
+    OptionDoc("claim_for_blast_or_sevens", "bool", "a discard may be taken to complete a blast "
+              "or four sevens"),
+    OptionDoc("blast_multiplier", "whole", "payments after a blast are multiplied by this",
+              minimum=1),
+    OptionDoc("sevens_multiplier", "whole", "payments after four sevens are multiplied by this",
+              minimum=1),
+    OptionDoc("jokers", "whole", "jokers in the pack (ruling 18)", maximum=2),
+    OptionDoc("joker_value", "choice", "what a joker left in hand counts", (
+        "double", "quintuple", "zero", "fourteen-triple", "twenty", "thirty")),
+    OptionDoc("joker_multiplier", "choice", "when a joker multiplies the rest of the hand",
+              ("after-turn", "always")),
+    OptionDoc("joker_as_seven", "bool", "a joker may complete four sevens"),
+    OptionDoc("dropout_compensation", "number", "six or seven players: stakes per unit in hand "
+              "to a player forced to drop"),
+    OptionDoc("payments", "choice", "losers pay by rank, or Hertzog's 3/2/1", ("rank",
+                                                                                "hertzog")),
+    OptionDoc("direction", "choice", "how interfaces draw the order of play",
+              ("anticlockwise", "clockwise")),
+    OptionDoc("knock_rule", "choice", "who may stop the play without going out: a knock under "
+              "the limit, or Hertzog's dealer holding one card", ("limit", "dealer-one-card")),
+    OptionDoc("hertzog_no_meld_stake", "number", "with payments = \"hertzog\": what a loser "
+              "who melded nothing pays"),
+    OptionDoc("glenn_melds", "bool", "Glenn's killed melds: a meld reaching four cards leaves "
+              "the table"),
+)
+
+
+def toml_value(value: Any) -> str:
+    """An option value as a record's TOML spells it.
+
+    >>> toml_value(True), toml_value(Fraction(1, 4)), toml_value("battle")
+    ('true', '0.25', '"battle"')
+    >>> toml_value(((2, 5), (3, 10))), toml_value(Fraction(1, 3))
+    ('{2 = 5, 3 = 10}', '"1/3"')
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, tuple):
+        return "{" + ", ".join(f"{k} = {toml_value(v)}" for k, v in value) + "}"
+    number = Fraction(value)
+    if number.denominator == 1:
+        return str(number.numerator)
+    decimal = str(float(number))
+    return decimal if Fraction(decimal) == number else f'"{number}"'
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,48 +290,10 @@ class Rules:
     _values: tuple[int, ...] = field(default=(), repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        for key, allowed in _CHOICES.items():
-            value = getattr(self, key)
-            if value not in allowed:
-                raise RulesError(f"option {key} = {value!r} is not one of {', '.join(allowed)}",
-                                 "bad-option-value")
-        for key in _NUMBERS:
-            value = getattr(self, key)
-            try:
-                number = Fraction(value) if not isinstance(value, bool) else None
-            except (TypeError, ValueError, ZeroDivisionError):
-                number = None
-            if number is None or number < 0:
-                raise RulesError(f"option {key} = {value!r} must be a number of zero or more",
-                                 "bad-option-value")
-            object.__setattr__(self, key, int(number) if number.denominator == 1 else number)
-        for f in dataclasses.fields(self):
-            if f.name.startswith("_") or f.name == "preset_name" or f.name in _CHOICES:
-                continue
-            value = getattr(self, f.name)
-            if isinstance(f.default, bool) and not isinstance(value, bool):
-                raise RulesError(f"option {f.name} = {value!r} must be true or false",
-                                 "bad-option-value")
-            if f.name in ("blast_low", "blast_high", "seven_value_blast", "seven_value_end",
-                          "hoola_multiplier", "blast_multiplier", "sevens_multiplier", "jokers") \
-                    and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
-                raise RulesError(f"option {f.name} = {value!r} must be a whole number of zero or "
-                                 "more", "bad-option-value")
-        if self.jokers not in (0, 1, 2):
-            raise RulesError(f"option jokers = {self.jokers!r} must be 0, 1 or 2",
-                             "bad-option-value")
-        limit = self.knock_limit
-        if isinstance(limit, Mapping):
-            limit = tuple(sorted((int(k), v) for k, v in limit.items()))
-        if isinstance(limit, bool) or not isinstance(limit, int | tuple) or (
-                isinstance(limit, tuple) and (not limit or not all(
-                    isinstance(v, int) and not isinstance(v, bool) for _, v in limit))):
-            raise RulesError(f"option knock_limit = {self.knock_limit!r} must be a whole number or "
-                             "a table such as {2 = 5, 3 = 10}", "bad-option-value")
-        object.__setattr__(self, "knock_limit", limit)
-        if self.preset_name not in PRESETS:
-            raise RulesError(f"unknown preset {self.preset_name!r}; presets are "
-                             f"{', '.join(PRESETS)}", "unknown-preset")
+        if not isinstance(self.preset_name, str) or self.preset_name not in PRESETS:
+            raise _unknown_preset(self.preset_name)
+        for key, doc in OPTION_DOCS.items():
+            object.__setattr__(self, key, doc.check(getattr(self, key)))
         court = 10 if self.face_values == "ten" else None
         values = [r + 1 for r in range(13)]
         if court:
@@ -154,40 +305,32 @@ class Rules:
     @classmethod
     def preset(cls, name: str = "pagat", **overrides: Any) -> Rules:
         """The named preset, with any option overridden (``Rules.preset("online", jokers=1)``)."""
-        if name not in PRESETS:
-            raise RulesError(f"unknown preset {name!r}; presets are {', '.join(PRESETS)}",
-                             "unknown-preset")
-        return cls.from_options(name, {**PRESETS[name], **overrides})
+        return cls.from_options(name, overrides)
 
     @classmethod
     def from_options(cls, preset: str, options: Mapping[str, Any]) -> Rules:
         """Build from a preset name and a mapping of option keys (as in a record's [options])."""
-        if preset not in PRESETS:
-            raise RulesError(f"unknown preset {preset!r}; presets are {', '.join(PRESETS)}",
-                             "unknown-preset")
-        merged = {**PRESETS[preset], **options}
-        for key in merged:
-            if key not in cls.option_keys():
-                raise RulesError(f"unknown rule option {key!r}", "unknown-option")
-        values = {k: _coerce(v) for k, v in merged.items()}
-        return cls(preset_name=preset, **values)
+        if not isinstance(preset, str) or preset not in PRESETS:
+            raise _unknown_preset(preset)
+        if not isinstance(options, Mapping):
+            raise RulesError(f"the options must be a table of keys and values, not {options!r}",
+                             "bad-option-value")
+        _check_keys(options)
+        return cls(preset_name=preset, **{**PRESETS[preset], **options})
 
     @classmethod
     def option_keys(cls) -> tuple[str, ...]:
         """Every option key, in the order of the spec's table."""
-        return tuple(f.name for f in dataclasses.fields(cls)
-                     if not f.name.startswith("_") and f.name != "preset_name")
+        return tuple(OPTION_DOCS)
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some options changed (validated again)."""
-        for key in changes:
-            if key not in self.option_keys() and key != "preset_name":
-                raise RulesError(f"unknown rule option {key!r}", "unknown-option")
-        return dataclasses.replace(self, **{k: _coerce(v) for k, v in changes.items()})
+        _check_keys({k: v for k, v in changes.items() if k != "preset_name"})
+        return dataclasses.replace(self, **changes)
 
     def options(self) -> dict[str, Any]:
         """Every option key with its value."""
-        return {k: getattr(self, k) for k in self.option_keys()}
+        return {k: getattr(self, k) for k in OPTION_DOCS}
 
     def overrides(self) -> dict[str, Any]:
         """The options that differ from this value's preset (a record's ``[options]``)."""
@@ -198,6 +341,9 @@ class Rules:
 
     def knock_limit_for(self, players: int) -> int:
         """The knock limit for a deal of ``players`` players (ruling in docs/rulings.md)."""
+        if not _is_whole(players) or players not in PLAYER_COUNTS:
+            raise RulesError(f"a knock limit is for 2 to 7 players, not {players!r}",
+                             "bad-player-count")
         limit = self.knock_limit
         if isinstance(limit, int):
             return limit
@@ -206,27 +352,20 @@ class Rules:
 
     def rank_value(self, rank: int) -> int:
         """Points of a non-seven rank (0 = ace .. 12 = king) under ``face_values``."""
+        if not _is_whole(rank) or not 0 <= rank <= 12:
+            raise RulesError(f"rank {rank!r} is not a rank (0 = ace to 12 = king)", "bad-rank")
         return self._values[rank]
 
 
-def _coerce(value: Any) -> Any:
-    if isinstance(value, float):
-        f = Fraction(value).limit_denominator(1000)
-        return int(f) if f.denominator == 1 else f
-    if isinstance(value, str) and "/" in value:
-        try:
-            return Fraction(value)
-        except (ValueError, ZeroDivisionError):
-            return value
-    if isinstance(value, list):
-        raise RulesError(f"option value {value!r} must not be a list", "bad-option-value")
-    if isinstance(value, Mapping):
-        try:
-            return tuple(sorted((int(k), v) for k, v in value.items()))
-        except (TypeError, ValueError) as exc:
-            raise RulesError(f"option table {value!r} needs player counts as keys",
-                             "bad-option-value") from exc
-    return value
+def _unknown_preset(name: object) -> RulesError:
+    return RulesError(f"unknown preset {name!r}; presets are {', '.join(PRESETS)}",
+                      "unknown-preset")
+
+
+def _check_keys(options: Mapping[Any, Any]) -> None:
+    for key in options:
+        if key not in OPTION_DOCS:
+            raise RulesError(f"unknown rule option {key!r}", "unknown-option")
 
 
 PRESETS: dict[str, dict[str, Any]] = {
@@ -256,21 +395,49 @@ PRESETS: dict[str, dict[str, Any]] = {
     "court-ten": {"face_values": "ten"},
 }
 
-PRESET_SOURCES: dict[str, str] = {
-    "pagat": "Battle Hoola as described on pagat.com (shared/seeds/hoola-pagat.txt).",
-    "classic": "Older non-battle Hoola (pagat 'Hoola without Battles' and 'Waiting to claim Four "
-               "Sevens'): only the next player takes a discard; four sevens at turn start.",
-    "rummy-rulebook": "The Rummy Rulebook as noted on the Japanese page (hoola-japanese.txt, "
-                      "note 3).",
-    "online": "Online platforms (pagat 'Online Hoola': Hangame, Pmang, Winjoy): claims for "
-              "blasts and sevens, doubled pay-all, x7 blasts and sevens, daepang at 80.",
-    "two-player": "Two players without knocks, blasts or four sevens (pagat variations).",
-    "winjoy": "Online rules as on Winjoy: sevens count 14 for blasts too (pagat 'Online Hoola').",
-    "two-player-hoola-only": "Two players, going out only with a Hoola (pagat variations).",
-    "old": "Traditional rules with sevens now rarely played (pagat): non-battle claims, four "
-           "sevens at turn start, grouping sevens, winning with four melded sevens.",
-    "hertzog": "Hertzog's payments and dealer-only stop (pagat doubtful variant 2).",
-    "glenn": "Glenn's killed melds (pagat doubtful variant 3; docs/rulings.md).",
-    "court-ten": "Picture cards count ten; a daepang is seven court cards (pagat doubtful "
-                 "variant 1, Rummy Rulebook note 5).",
-}
+@dataclass(frozen=True, slots=True)
+class PresetDoc:
+    """One preset as data: what it plays like, in one line, and where it comes from."""
+
+    name: str
+    meaning: str
+    source: str
+
+    @property
+    def changes(self) -> dict[str, Any]:
+        """The options the preset sets differently from pagat (canonical values)."""
+        rules, pagat = Rules.preset(self.name), Rules.preset("pagat")
+        return {k: v for k, v in rules.options().items() if getattr(pagat, k) != v}
+
+
+PRESET_DOCS: dict[str, PresetDoc] = {d.name: d for d in (
+    PresetDoc("pagat", "Battle Hoola: anyone may claim a discard; the default.",
+              "pagat.com's Hoola (shared/seeds/hoola-pagat.txt)."),
+    PresetDoc("classic", "Hoola without battles: only the next player takes a discard; four "
+              "sevens only at turn start.",
+              "pagat 'Hoola without Battles' and 'Waiting to claim Four Sevens'."),
+    PresetDoc("rummy-rulebook", "Quads in hand free, sevens always double, Hoola only once all "
+              "have played and only it makes the discarder pay all, a discard to go out.",
+              "The Rummy Rulebook as noted on the Japanese page (hoola-japanese.txt, note 3)."),
+    PresetDoc("online", "Claims for blasts and sevens, doubled pay-all, x7 blasts and sevens, "
+              "daepang at 80.", "pagat 'Online Hoola' (Hangame, Pmang, Winjoy)."),
+    PresetDoc("two-player", "Two players without knocks, blasts or four sevens.",
+              "pagat variations: 'Two Players without Knocks, Blasts, etc.'"),
+    PresetDoc("winjoy", "Online rules with sevens counting 14 for blasts too (daepang at 83).",
+              "pagat 'Online Hoola': Winjoy."),
+    PresetDoc("two-player-hoola-only", "Two players without knocks, blasts or four sevens, "
+              "going out only with a Hoola.", "pagat variations: 'Some only allow going out "
+              "with Hoola'."),
+    PresetDoc("old", "Traditional rules with sevens: next-only claims, four sevens at turn start, "
+              "grouping sevens, four melded sevens win.",
+              "pagat: the rules with sevens now rarely played."),
+    PresetDoc("hertzog", "Hertzog's 3/2/1 payments; only the dealer holding one card may stop "
+              "the play.", "pagat doubtful variant 2."),
+    PresetDoc("glenn", "Glenn's killed melds: a meld that reaches four cards leaves the table.",
+              "pagat doubtful variant 3 (docs/rulings.md)."),
+    PresetDoc("court-ten", "Picture cards count ten; a daepang is seven court cards.",
+              "pagat doubtful variant 1, Rummy Rulebook note 5."),
+)}
+
+PRESET_SOURCES: dict[str, str] = {name: doc.source for name, doc in PRESET_DOCS.items()}
+"""Where each preset comes from (kept for callers of the earlier name; see PRESET_DOCS)."""

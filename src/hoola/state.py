@@ -37,8 +37,19 @@ from hoola.actions import (
     format_action,
 )
 from hoola.cards import JOKER, SEVEN, cards_of, format_card, format_cards
-from hoola.deal import HAND_SIZE, Deal, complete_stock
-from hoola.errors import HoolaError, IllegalActionError, OutOfTurnError
+from hoola.deal import HAND_SIZE, Deal, check_jokers, complete_stock
+from hoola.errors import HoolaError, IllegalActionError, OutOfTurnError, RulesError
+from hoola.inputs import (
+    MAX_PLAYERS,
+    check_action,
+    check_names,
+    check_player_count,
+    check_rng,
+    check_seat,
+    check_seed,
+    check_stake,
+    is_whole,
+)
 from hoola.melds import (
     Meld,
     MeldKind,
@@ -65,7 +76,6 @@ from hoola.views import View
 
 __all__ = ["DealState"]
 
-MAX_PLAYERS = 7
 PLAYING = 5  # players in a deal of six or seven
 
 # Actions are immutable values, so the common ones are built once (legal_actions is the hot path).
@@ -98,34 +108,21 @@ def _illegal(message: str, code: str) -> IllegalActionError:
     return IllegalActionError(message, code)
 
 
-def _is_card(c: object) -> bool:
-    return isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= JOKER
-
-
-def _check_card_fields(a: Action, who: str) -> None:
-    """Refuse an action whose card fields are not cards at all (garbage from outside)."""
-    kind = type(a)
-    if kind is Draw or kind is Knock or kind is Blast or kind is Sevens:
-        return
-    if kind is Discard:
-        if not _is_card(a.card):  # type: ignore[attr-defined]
-            raise _illegal(f"{who} cannot discard: {a.card!r} is not a card",  # type: ignore
-                           "bad-card")
-        return
-    singles = [getattr(a, name) for name in ("card", "on", "joker_as") if hasattr(a, name)]
-    many = [*getattr(a, "cards", ()), *getattr(a, "with_cards", ())]
-    if not isinstance(getattr(a, "cards", ()), tuple) or not isinstance(
-            getattr(a, "with_cards", ()), tuple):
-        raise _illegal(f"{who} cannot {a.verb}: cards must be given as a tuple", "bad-card")
-    for c in singles:
-        if c is not None and not _is_card(c):
-            raise _illegal(f"{who} cannot {a.verb}: {c!r} is not a card", "bad-card")
-    for c in many:
-        if not _is_card(c):
-            raise _illegal(f"{who} cannot {a.verb}: {c!r} is not a card", "bad-card")
-    meld_id = getattr(a, "meld_id", None)
-    if meld_id is not None and (not isinstance(meld_id, int) or isinstance(meld_id, bool)):
-        raise _illegal(f"{who} cannot {a.verb}: {meld_id!r} is not a meld number", "bad-action")
+def _check_deal(rules: Rules, deal: object, n: int) -> None:
+    """Refuse a deal that does not fit ``n`` players and ``rules`` (``bad-deal``)."""
+    if not isinstance(deal, Deal):
+        raise _illegal(f"the deal must be a Deal value, not {deal!r}", "bad-deal")
+    if len(deal.hands) != n:
+        raise _illegal(f"the deal has {len(deal.hands)} hands for {n} players", "bad-deal")
+    for i, hand in enumerate(deal.hands):
+        if len(hand) != HAND_SIZE:
+            raise _illegal(f"hand {i + 1} has {len(hand)} cards, not {HAND_SIZE}", "bad-deal")
+    check_jokers(rules, deal)
+    if n <= PLAYING or deal.redeal == "shuffle":
+        dealt = sorted(c for c in (*(c for h in deal.hands for c in h), deal.upcard, *deal.stock))
+        if dealt != [*range(JOKER), *[JOKER] * rules.jokers]:
+            raise _illegal(f"the deal holds {len(dealt)} cards, not the whole pack of "
+                           f"{JOKER + rules.jokers}", "bad-deal")
 
 
 class DealState(Verbs):
@@ -144,20 +141,21 @@ class DealState(Verbs):
 
     def __init__(self, rules: Rules, names: Sequence[str], deal: Deal, *, dealer: int = 0,
                  stake: Fraction | int = 1, rng: random.Random | None = None) -> None:
+        if not isinstance(rules, Rules):
+            raise RulesError(f"the rules must be a Rules value, not {rules!r}", "bad-rules")
+        names = check_names(names)
         n = len(names)
-        if not 2 <= n <= MAX_PLAYERS:
-            raise _illegal(f"Hoola is played by 2 to 7 players, not {n}", "bad-player-count")
-        if len(deal.hands) != n:
-            raise _illegal(f"the deal has {len(deal.hands)} hands for {n} players", "bad-deal")
-        if not 0 <= dealer < n:
-            raise _illegal(f"dealer seat {dealer} is not at the table", "bad-deal")
+        _check_deal(rules, deal, n)
+        if not is_whole(dealer) or not 0 <= dealer < n:
+            raise _illegal(f"dealer seat {dealer!r} is not at the table (seats are 0 to {n - 1})",
+                           "bad-deal")
         self.rules = rules
-        self.names = tuple(names)
+        self.names = names
         self.n = n
         self.deal = deal
         self.dealer = dealer
-        self.stake = Fraction(stake)
-        self.rng = rng if rng is not None else random.Random()
+        self.stake = check_stake(stake)
+        self.rng = check_rng(rng) or random.Random()
         self.hands = [sum(1 << c for c in h if c != JOKER) for h in deal.hands]
         self.jokers = [sum(1 for c in h if c == JOKER) for h in deal.hands]
         self.stock = list(reversed(deal.stock))  # top of the stock at the end
@@ -196,9 +194,11 @@ class DealState(Verbs):
             deal: Deal | None = None, dealer: int = 0, stake: Fraction | int = 1,
             rng: random.Random | None = None) -> DealState:
         """A new deal for ``players`` (a count, or names), from ``seed`` unless ``deal``."""
-        names = [chr(ord("A") + i) for i in range(players)] if isinstance(players, int) \
-            else list(players)
-        rng = rng if rng is not None else random.Random(seed)
+        if isinstance(players, int):
+            names: Sequence[str] = [chr(ord("A") + i) for i in range(check_player_count(players))]
+        else:
+            names = check_names(players)
+        rng = check_rng(rng) or random.Random(check_seed(seed))
         if deal is None:
             deal = Deal.shuffled(rules, len(names), rng=rng)
         return cls(rules, names, deal, dealer=dealer, stake=stake, rng=rng)
@@ -249,6 +249,7 @@ class DealState(Verbs):
         New melds of four or more cards are listed too (they are shorthand for a three-card meld
         and additions). The list is the single source of truth for bots and interfaces.
         """
+        check_seat(player, self.n, "list legal actions")
         return list(self._legal_cached(player))
 
     def _legal_cached(self, player: int) -> list[Action]:
@@ -390,13 +391,11 @@ class DealState(Verbs):
         return record
 
     def _check(self, a: Action) -> Any:
+        check_action(a, self.n)
         p = a.player
         if self.phase == "over":
             raise _illegal(f"cannot {a.verb}: play has ended", "deal-over")
-        if not isinstance(p, int) or not 0 <= p < self.n:
-            raise _illegal(f"cannot {a.verb}: there is no seat {p!r}", "unknown-player")
         who = self.names[p]
-        _check_card_fields(a, who)
         if self.phase == "choose":
             if not isinstance(a, Play | Drop):
                 raise OutOfTurnError(f"{who} cannot {a.verb}: players are still choosing to play "
@@ -481,8 +480,16 @@ class DealState(Verbs):
             raise _illegal(f"cannot {what}: {self.names[p]} does not hold "
                            f"{'a joker' if jokers == 1 else f'{jokers} jokers'}", "not-in-hand")
 
-    def _check_going_out(self, p: int, what: str, left: int = 0) -> None:
-        """Refuse leaving ``left`` cards when the rules forbid going out that way."""
+    def _check_going_out(self, p: int, what: str, left: int = 0,
+                         laid: Sequence[int] = ()) -> None:
+        """Refuse leaving ``left`` cards when the rules forbid going out that way.
+
+        Laying ``laid`` so that four sevens are melded ends play as four sevens when cards are left
+        (ruling 19), so the going-out rules do not apply then.
+        """
+        if left and self.rules.four_melded_sevens_win and self.sevens_laid[p] + sum(
+                1 for c in laid if c != JOKER and c % 13 == SEVEN) == 4:
+            return
         if left == 0 and self.rules.discard_to_go_out:
             raise _illegal(f"cannot {what}: a player must keep a card to discard to go out "
                            "(discard_to_go_out)", "must-discard-to-go-out")
@@ -529,7 +536,7 @@ class DealState(Verbs):
             saved = self.hoola_turn
             self.hoola_turn = not self.melded[p]
             try:
-                self._check_going_out(p, what, left)
+                self._check_going_out(p, what, left, (a.card, *a.with_cards))
             finally:
                 self.hoola_turn = saved
         return meld
@@ -589,7 +596,7 @@ class DealState(Verbs):
             meld = new_meld(a.cards, a.joker_as, self.rules, owner=p, meld_id=self.next_meld_id)
         left = self._hand_size(p) - len(from_hand)
         if left <= 1:
-            self._check_going_out(p, what, left)
+            self._check_going_out(p, what, left, from_hand)
         return (meld, from_hand, grouped)
 
     def _grouped_seven(self, a: NewMeld) -> Meld | None:
@@ -633,7 +640,7 @@ class DealState(Verbs):
         grown = extend_meld(meld, a.card, a.joker_as, rules)
         left = self._hand_size(p) - 1
         if left <= 1:
-            self._check_going_out(p, what, left)
+            self._check_going_out(p, what, left, (a.card,))
         return grown
 
     def _may_knock(self, p: int) -> bool:
@@ -861,10 +868,11 @@ class DealState(Verbs):
             self.table.append(meld)
 
     def _after_laying(self, p: int) -> None:
-        if self.rules.four_melded_sevens_win and self.sevens_laid[p] == 4:
-            self._end("sevens", [p])
-        elif self._hand_size(p) == 0:
+        # Ruling 19: a card that empties the hand goes out, even when it completes four sevens.
+        if self._hand_size(p) == 0:
             self._end_out(p)
+        elif self.rules.four_melded_sevens_win and self.sevens_laid[p] == 4:
+            self._end("sevens", [p])
 
     def _begin_turn(self, p: int) -> None:
         self.had_turn[p] = True
@@ -943,6 +951,7 @@ class DealState(Verbs):
 
         Other players' hands appear only once play has ended (the showdown).
         """
+        check_seat(player, self.n, "view")
         over = self.phase == "over"
         return View(
             player=player,
@@ -989,10 +998,13 @@ class DealState(Verbs):
 
     def hand(self, player: int) -> tuple[int, ...]:
         """The cards ``player`` holds, canonical order, jokers last."""
+        check_seat(player, self.n, "show a hand")
         return tuple(self._hand_cards(player))
 
     def format(self, action: Action) -> str:
         """The notation of ``action`` with this deal's player names."""
+        # A draw in the history names its card; the notation does not.
+        check_action(Draw(action.player) if type(action) is Draw else action, self.n)
         return format_action(action, self.names)
 
     def __repr__(self) -> str:

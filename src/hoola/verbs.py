@@ -25,6 +25,14 @@ from hoola.actions import (
 __all__ = ["Verbs"]
 
 
+def _tuple(cards: Sequence[int]) -> tuple[int, ...]:
+    """A list of cards as the tuple actions hold; anything else is passed on for the check to
+    refuse (a string is not a list of cards, though it is a sequence)."""
+    if isinstance(cards, Sequence) and not isinstance(cards, str | bytes):
+        return tuple(cards)
+    return cards  # type: ignore[return-value]
+
+
 class Verbs:
     """Named check/ask/do methods; mixed into :class:`hoola.state.DealState`."""
 
@@ -58,30 +66,30 @@ class Verbs:
     def verify_take(self, player: int, card: int, with_cards: Sequence[int] = (),
                     joker_as: int | None = None, purpose: str | None = None) -> None:
         """Raise unless ``player`` may take ``card`` into a meld with ``with_cards`` now."""
-        self.verify(Take(player, card, tuple(with_cards), joker_as, purpose))
+        self.verify(Take(player, card, _tuple(with_cards), joker_as, purpose))
 
     def can_take(self, player: int, card: int, with_cards: Sequence[int] = (),
                  joker_as: int | None = None, purpose: str | None = None) -> bool:
         """Whether ``player`` may take ``card`` (in turn, or as a battle claim) now."""
-        return self.can(Take(player, card, tuple(with_cards), joker_as, purpose))
+        return self.can(Take(player, card, _tuple(with_cards), joker_as, purpose))
 
     def take(self, player: int, card: int, with_cards: Sequence[int] = (),
              joker_as: int | None = None, purpose: str | None = None) -> Action:
         """Take the discard and meld it at once (or, online, for a blast or four sevens)."""
-        return self.apply(Take(player, card, tuple(with_cards), joker_as, purpose))
+        return self.apply(Take(player, card, _tuple(with_cards), joker_as, purpose))
 
     # meld
     def verify_meld(self, player: int, cards: Sequence[int], joker_as: int | None = None) -> None:
         """Raise unless ``player`` may lay down ``cards`` as a new meld now."""
-        self.verify(NewMeld(player, tuple(cards), joker_as))
+        self.verify(NewMeld(player, _tuple(cards), joker_as))
 
     def can_meld(self, player: int, cards: Sequence[int], joker_as: int | None = None) -> bool:
         """Whether ``player`` may lay down ``cards`` as a new meld now."""
-        return self.can(NewMeld(player, tuple(cards), joker_as))
+        return self.can(NewMeld(player, _tuple(cards), joker_as))
 
     def meld(self, player: int, cards: Sequence[int], joker_as: int | None = None) -> Action:
         """Lay down a new meld from hand."""
-        return self.apply(NewMeld(player, tuple(cards), joker_as))
+        return self.apply(NewMeld(player, _tuple(cards), joker_as))
 
     # add
     def verify_add(self, player: int, card: int, on: int | None = None,

@@ -283,7 +283,9 @@ def test_numbers_within_the_limits_are_read_exactly() -> None:
 
 
 def test_verify_lets_each_deal_go_once_checked() -> None:
-    # Keeping every deal's state made a 50 MB record take 6 GB: the peak must not grow with deals.
+    # Keeping every deal's state made a 50 MB record take 6 GB (about 5 KB a deal, even for a deal
+    # of one draw). Deals let go may wait for the cycle collector, so allow a little growth, far
+    # below what keeping the states costs.
     def peak(deals: int) -> int:
         record = loads(HEAD + '\n[[deal]]\nseed = 7\nactions = ["A draw"]\n' * deals)
         tracemalloc.start()
@@ -293,7 +295,7 @@ def test_verify_lets_each_deal_go_once_checked() -> None:
         finally:
             tracemalloc.stop()
 
-    assert peak(200) < 2 * peak(20)
+    assert peak(400) - peak(40) < 360 * 1024
 
 
 def test_hostile_folder_in_a_real_process(hostile_dir: Path) -> None:

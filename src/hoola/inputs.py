@@ -2,12 +2,12 @@
 
 The rules checks in :mod:`hoola.state` assume well-formed values. These checks come first and turn
 anything else (None, bools, strings, numbers out of range, tuples of the wrong kind) into a
-specific :class:`~hoola.errors.HoolaError` with a stable code, before any state is touched.
+specific :class:`~hoola.core.errors.HoolaError` with a stable code, before any state is touched.
 
 >>> check_seat(True, 4, "view")
 Traceback (most recent call last):
 ...
-hoola.errors.IllegalActionError: cannot view: True is not a seat (seats are 0 to 3)
+hoola.core.errors.IllegalActionError: cannot view: True is not a seat (seats are 0 to 3)
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Several players may act at once (a discard opens a claim window), so :meth:`DealState.actors` is a
 set. Every action goes through check, ask, do: :meth:`DealState.verify` raises a precise
-:class:`~hoola.errors.IllegalActionError`, :meth:`DealState.can` answers yes or no, and
+:class:`~hoola.core.errors.IllegalActionError`, :meth:`DealState.can` answers yes or no, and
 :meth:`DealState.apply` checks, applies and returns the frozen record appended to the history. A
 refused action changes nothing.
 

@@ -9,8 +9,8 @@ import pytest
 
 from hoola import DealState, HoolaError, Match, Rules
 from hoola.bots import GreedyBot, RandomBot
+from hoola.core.game import GameState
 from hoola.determinize import determinize, unseen_cards
-from hoola.game import GameState
 from hoola.match import next_dealer, next_stake
 from hoola.play import play_deal
 from hoola.records import dumps, loads, record_of, resume_match, verify

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import click
 
-from hoola.records import load, printable, record_files, verify_path
+from hoola.core.records import printable, record_files, verify_path
+from hoola.records import load
 
 __all__ = ["cli"]
 

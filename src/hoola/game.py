@@ -1,66 +1,80 @@
-"""The small game interface every front end speaks (bots, terminal, server, RL adapters).
+"""Hoola as the registry holds it: the :class:`~hoola.core.game.Game` that front ends host.
 
-It is the OpenSpiel shape with Hoola's one difference made explicit: several players may act at
-once (a discard opens a claim window), so ``actors()`` is a set. :class:`~hoola.state.DealState`
-satisfies :class:`GameState`; sibling games (Kalookie, Hola) will too, so front ends written
-against this protocol carry over.
-
->>> from hoola import DealState, Rules
->>> isinstance(DealState.new(Rules.preset("pagat"), 3, seed=1), GameState)
-True
+>>> from hoola.core.registry import get_game
+>>> game = get_game("hoola")
+>>> game.title, game.min_players, game.max_players, game.presets()[0].name
+('Hoola (훌라)', 2, 7, 'pagat')
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from fractions import Fraction
-from typing import Any, Protocol, runtime_checkable
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from hoola.actions import Action
+from hoola.core.errors import RulesError
+from hoola.core.game import OptionInfo, Player, PresetInfo
+from hoola.match import Match
+from hoola.rules import OPTION_DOCS, PRESET_DOCS, Rules
+from hoola.state import DealState
 
-__all__ = ["GameState"]
+__all__ = ["GAME", "HoolaGame"]
 
 
-@runtime_checkable
-class GameState(Protocol):
-    """What a front end may ask of a game in progress, and nothing else."""
+class HoolaGame:
+    """Hoola (훌라), the Korean rummy: 2 to 5 players, 6 or 7 with drop-outs."""
 
-    names: tuple[str, ...]
-    history: list[Action]
+    name = "hoola"
+    title = "Hoola (훌라)"
+    min_players = 2
+    max_players = 7
+    default_preset = "pagat"
 
-    @property
-    def is_over(self) -> bool:
-        """Whether play has ended."""
-        ...
+    def presets(self) -> Sequence[PresetInfo]:
+        """Every preset with its source and what it changes from pagat."""
+        return [PresetInfo(d.name, d.source, d.changes) for d in PRESET_DOCS.values()]
 
-    def actors(self) -> frozenset[int]:
-        """The seats that may act now."""
-        ...
+    def option_infos(self) -> Sequence[OptionInfo]:
+        """Every option with its pagat value, its values and its meaning."""
+        pagat = Rules.preset("pagat").options()
+        return [OptionInfo(d.key, pagat[d.key], d.values, d.meaning) for d in OPTION_DOCS.values()]
 
-    def legal_actions(self, player: int) -> list[Action]:
-        """Every action ``player`` may take now."""
-        ...
+    def rules(self, preset: str | None = None, options: Mapping[str, Any] | None = None) -> Rules:
+        """Rules from a preset (default pagat) and overrides."""
+        if options is not None and not isinstance(options, Mapping):
+            raise RulesError(f"options must be a table of key = value, not {options!r}")
+        return Rules.preset(self.default_preset if preset is None else preset,
+                            **dict(options or {}))
 
-    def can(self, action: Action) -> bool:
-        """Whether ``action`` is legal now."""
-        ...
+    def teams(self, rules: Any, players: int) -> tuple[tuple[int, ...], ...] | None:
+        """Everyone plays alone."""
+        return None
 
-    def verify(self, action: Action) -> None:
-        """Raise a specific error unless ``action`` is legal now."""
-        ...
+    def new_deal(self, rules: Any, names: Sequence[str], *, seed: int | None = None) -> DealState:
+        """One deal from a seeded shuffle, the first seat dealing."""
+        return DealState.new(rules, names, seed=seed)
 
-    def apply(self, action: Action) -> Action:
-        """Check and apply ``action``; return the record appended to the history."""
-        ...
+    def new_match(self, rules: Any, names: Sequence[str], *, seed: int | None = None) -> Match:
+        """Deals in sequence, the winner dealing next."""
+        return Match(rules, names, seed=seed)
 
-    def view(self, player: int) -> Any:
-        """What ``player`` may know now."""
-        ...
+    def determinize(self, view: Any, rng: random.Random) -> DealState:
+        """A deal consistent with ``view`` (hidden cards re-dealt at random)."""
+        from hoola.determinize import determinize
 
-    def returns(self) -> Sequence[Fraction]:
-        """Each seat's net stakes once play has ended (zeros before)."""
-        ...
+        return determinize(view, rng)
 
-    def copy(self) -> GameState:
-        """An independent copy."""
-        ...
+    def expert(self, seed: int | None = None) -> Player:
+        """The rule-based expert bot."""
+        from hoola.bots.expert import ExpertBot
+
+        return ExpertBot(seed=seed)
+
+    def verify_record(self, data: dict[str, Any], text: str = "") -> list[str]:
+        """The problems of a Hoola record's parsed TOML (none when it verifies)."""
+        from hoola.records import record_from_data, verify
+
+        return verify(record_from_data(data, text)).problems
+
+
+GAME = HoolaGame()

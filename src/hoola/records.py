@@ -17,11 +17,8 @@ True
 from __future__ import annotations
 
 import math
-import os
 import random
 import re
-import stat
-import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -30,6 +27,18 @@ from typing import Any
 
 from hoola.actions import NAME_RE, parse_action
 from hoola.cards import format_cards, parse_cards
+from hoola.core.records import (
+    FORMAT,
+    MAX_DIGITS,
+    MAX_FILE_BYTES,
+    Verdict,
+    game_name_of,
+    parse_toml,
+    printable,
+    read_text,
+    record_files,
+    shown,
+)
 from hoola.deal import Deal
 from hoola.errors import HoolaError, RecordError, RulesError
 from hoola.match import Match, next_dealer, next_stake
@@ -64,16 +73,10 @@ __all__ = [
     "verify_path",
 ]
 
-FORMAT = "hoola-record/1"
-
 # Limits (docs/records.md): generous for any real game, small enough that a hostile file is
 # refused within seconds instead of eating minutes or gigabytes.
-MAX_FILE_BYTES = 4 * 1024 * 1024
-"""The largest record file read: 4 MiB (a 1,000-deal match takes about 1.5 MiB)."""
 MAX_DEALS = 1000
 """The most ``[[deal]]`` tables in one record (as many as ``hoola play --deals`` allows)."""
-MAX_DIGITS = 100
-"""The most digits of a number's numerator and of its denominator (a decimal exponent counts)."""
 MAX_TEXT = 500
 """The most characters of one string: an action, a card list, a preset name, an option value."""
 MAX_PLAYERS = 7
@@ -117,12 +120,12 @@ class Record:
         if not 2 <= len(self.players) <= MAX_PLAYERS:
             raise RecordError(f"a record has 2 to {MAX_PLAYERS} players, not {len(self.players)}")
         if self.rules not in PRESETS:
-            raise RulesError(f"unknown preset {_shown(self.rules)}; presets are "
+            raise RulesError(f"unknown preset {shown(self.rules)}; presets are "
                              f"{', '.join(PRESETS)}", "unknown-preset")
         keys = Rules.option_keys()
         for key, value in self.options.items():
             if key not in keys:
-                raise RulesError(f"unknown rule option {_shown(key)}", "unknown-option")
+                raise RulesError(f"unknown rule option {shown(key)}", "unknown-option")
             _check_option(key, value)
         return Rules.from_options(self.rules, self.options)
 
@@ -132,22 +135,6 @@ class Record:
 _DECIMAL_RE = re.compile(r"\s*([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?\s*")
 _RATIO_RE = re.compile(r"\s*([+-]?[0-9]+)\s*/\s*([0-9]+)\s*")
 _LIMIT = 10 ** MAX_DIGITS
-
-
-def _shown(value: Any) -> str:
-    """``repr(value)`` cut to 40 characters, for messages that quote what a file holds."""
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def printable(text: str) -> str:
-    """``text`` with control characters (and undecodable file-name bytes) written as escapes.
-
-    A name or action printed as it stands could move the cursor or forge a line of output.
-    """
-    text = text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
-                   for c in text)
 
 
 def _bounded(number: Fraction, where: str) -> Fraction:
@@ -183,12 +170,12 @@ def parse_number(text: str, where: str) -> Fraction:
         number = Fraction(int(digits), 10 ** places) * Fraction(10) ** int(exponent)
         return _bounded(-number if decimal[1] == "-" else number, where)
     raise RecordError(f"{where} must be a number or a fraction such as \"5/2\", not "
-                      f"{_shown(text)}")
+                      f"{shown(text)}")
 
 
 def _number(value: Any, where: str) -> Fraction:
     if isinstance(value, bool):
-        raise RecordError(f"{where} must be a number, not {_shown(value)}")
+        raise RecordError(f"{where} must be a number, not {shown(value)}")
     if isinstance(value, int):
         return _bounded(Fraction(value), where)
     if isinstance(value, float):
@@ -201,7 +188,7 @@ def _number(value: Any, where: str) -> Fraction:
     if isinstance(value, str):
         return parse_number(value, where)
     raise RecordError(f"{where} must be a number or a fraction such as \"5/2\", not "
-                      f"{_shown(value)}")
+                      f"{shown(value)}")
 
 
 # A string Fraction() would read as a number (\d: it takes any Unicode digit), exponent and all.
@@ -229,7 +216,7 @@ def _check_option(key: str, value: Any) -> None:
             for count, entry in pairs:
                 if isinstance(entry, Mapping | list | tuple):
                     raise RulesError(f"option {key} for {count} players must be a number, "
-                                     f"not {_shown(entry)}", "bad-option-value")
+                                     f"not {shown(entry)}", "bad-option-value")
                 _check_option(key, entry)
         elif isinstance(value, str):
             _text(value, f"option {key}")
@@ -238,7 +225,7 @@ def _check_option(key: str, value: Any) -> None:
         elif isinstance(value, int | float | Fraction) and not isinstance(value, bool):
             _number(value, f"option {key}")
         elif not isinstance(value, bool):
-            raise RulesError(f"option {key} = {_shown(value)} must be a number, true or false, "
+            raise RulesError(f"option {key} = {shown(value)} must be a number, true or false, "
                              "or a word", "bad-option-value")
     except RecordError as exc:
         raise RulesError(exc.message, "bad-option-value") from exc
@@ -246,7 +233,7 @@ def _check_option(key: str, value: Any) -> None:
 
 def _text(value: Any, where: str) -> str:
     if not isinstance(value, str):
-        raise RecordError(f"{where} must be a string, not {_shown(value)}")
+        raise RecordError(f"{where} must be a string, not {shown(value)}")
     if len(value) > MAX_TEXT:
         raise RecordError(f"{where} has {len(value):,} characters; a string in a record has at "
                           f"most {MAX_TEXT}", "text-too-long")
@@ -274,17 +261,17 @@ def format_number(value: Fraction | int) -> str:
 
 def loads(text: str) -> Record:
     """Read a record from TOML text; raises :class:`RecordError` naming what is wrong."""
-    if len(text) > MAX_FILE_BYTES:
-        raise RecordError(f"the record has {len(text):,} characters; a record has at most "
-                          f"{MAX_FILE_BYTES:,}", "file-too-large")
-    data = _parse_toml(text)
-    if "format" not in data:
-        raise RecordError(f"the record has no format line (format = \"{FORMAT}\")", "bad-format")
-    if data["format"] != FORMAT:
-        raise RecordError(f"format must be {FORMAT!r}, not {_shown(data['format'])}", "bad-format")
-    unknown = set(data) - {"format", "rules", "players", "options", "deal", "match"}
+    return record_from_data(parse_toml(text), text)
+
+
+def record_from_data(data: dict[str, Any], text: str = "") -> Record:
+    """A Hoola record from its parsed TOML (``text`` gives the header comment to keep)."""
+    if game_name_of(data) != "hoola":
+        raise RecordError(f"the record is of the game {shown(data['game'])}, not hoola",
+                          "wrong-game")
+    unknown = set(data) - {"format", "game", "rules", "players", "options", "deal", "match"}
     if unknown:
-        raise RecordError(f"unknown top-level key {_shown(sorted(unknown)[0])}")
+        raise RecordError(f"unknown top-level key {shown(sorted(unknown)[0])}")
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) and NAME_RE.fullmatch(p)
                                                 for p in players):
@@ -321,26 +308,12 @@ def loads(text: str) -> Record:
     return Record(players, rules, options, deals, totals, comment)
 
 
-def _parse_toml(text: str) -> dict[str, Any]:
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise RecordError(f"the record is not valid TOML: {exc}", "bad-toml") from exc
-    except ValueError as exc:
-        # tomllib lets int() refuse a literal of more than 4,300 digits.
-        raise RecordError(f"the record holds a number of thousands of digits; a record's "
-                          f"numbers have at most {MAX_DIGITS}", "number-too-long") from exc
-    except RecursionError as exc:
-        raise RecordError("the record nests arrays or tables too deeply to read",
-                          "too-deep") from exc
-
-
 def _read_by_name(raw: Any, players: Sequence[str], where: str) -> dict[str, Fraction]:
     if not isinstance(raw, dict):
         raise RecordError(f"{where} must be a table of player = number")
     for name in raw:
         if name not in players:
-            raise RecordError(f"{where} names {_shown(name)}, who is not a player")
+            raise RecordError(f"{where} names {shown(name)}, who is not a player")
     return {name: _number(v, f"{where} of {name}") for name, v in raw.items()}
 
 
@@ -350,7 +323,7 @@ def _read_deal(raw: Any, players: Sequence[str], i: int) -> DealRecord:
         raise RecordError(f"{where} must be a table")
     unknown = set(raw) - set(_DEAL_KEYS)
     if unknown:
-        raise RecordError(f"{where} has an unknown key {_shown(sorted(unknown)[0])}")
+        raise RecordError(f"{where} has an unknown key {shown(sorted(unknown)[0])}")
     d = DealRecord()
     actions = raw.get("actions", [])
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
@@ -376,7 +349,7 @@ def _read_deal(raw: Any, players: Sequence[str], i: int) -> DealRecord:
     if d.hands is not None and d.upcard is None:
         raise RecordError(f"{where}: explicit hands need an upcard")
     if d.dealer is not None and d.dealer not in players:
-        raise RecordError(f"{where}: dealer {_shown(d.dealer)} is not a player")
+        raise RecordError(f"{where}: dealer {shown(d.dealer)} is not a player")
     if "stake" in raw:
         d.stake = _number(raw["stake"], f"{where} stake")
     d.result = _read_result(raw.get("result", {}), players, len(d.actions), where)
@@ -389,7 +362,7 @@ def _read_result(result: Any, players: Sequence[str], actions: int,
         raise RecordError(f"{where}: [deal.result] must be a table")
     unknown = set(result) - set(_RESULT_KEYS)
     if unknown:
-        raise RecordError(f"{where}: unknown result key {_shown(sorted(unknown)[0])}")
+        raise RecordError(f"{where}: unknown result key {shown(sorted(unknown)[0])}")
     if "end" in result and result["end"] not in END_KINDS:
         raise RecordError(f"{where}: end must be one of {', '.join(END_KINDS)}")
     if "winners" in result:
@@ -404,42 +377,6 @@ def _read_result(result: Any, players: Sequence[str], actions: int,
                                 or not 1 <= illegal <= actions):
         raise RecordError(f"{where}: illegal must be the 1-based number of one of its actions")
     return result
-
-
-def read_text(path: str | Path) -> str:
-    """The text of a record file, read safely; raises :class:`RecordError` saying why not.
-
-    Only a regular file is opened (a FIFO would block, ``/dev/zero`` never ends), at most
-    MAX_FILE_BYTES are read, and the bytes must be UTF-8.
-    """
-    try:
-        _check_regular(os.stat(path).st_mode)
-        # O_NONBLOCK: if a FIFO replaced the file since the stat, open must not wait for a writer.
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        with os.fdopen(fd, "rb") as file:
-            _check_regular(os.fstat(fd).st_mode)
-            data = file.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise RecordError(f"cannot read the file: {exc.strerror or exc}", "unreadable") from exc
-    if len(data) > MAX_FILE_BYTES:
-        raise RecordError(f"the file is larger than {MAX_FILE_BYTES:,} bytes (4 MiB), the most a "
-                          "record may have", "file-too-large")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise RecordError(f"the file is not UTF-8 text: byte {data[exc.start]:#04x} on line "
-                          f"{line} cannot be read (save the record as UTF-8)",
-                          "not-utf8") from exc
-    return text.removeprefix("\ufeff")
-
-
-def _check_regular(mode: int) -> None:
-    if stat.S_ISREG(mode):
-        return
-    kind = "a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else \
-        "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a special file"
-    raise RecordError(f"the file is {kind}, not a record file", "not-a-file")
 
 
 def load(path: str | Path) -> Record:
@@ -550,26 +487,11 @@ def deal_state_of(record: Record, d: DealRecord, rules: Rules, dealer: int,
     hands = [parse_cards(d.hands[name]) for name in names]
     upcard = parse_cards(d.upcard or "")
     if len(upcard) != 1:
-        raise RecordError(f"upcard must be one card, not {_shown(d.upcard)}")
+        raise RecordError(f"upcard must be one card, not {shown(d.upcard)}")
     stock = parse_cards(d.stock or "")
     deal = Deal.explicit(rules, hands, upcard[0], stock)
     return DealState(rules, names, deal, dealer=dealer, stake=stake,
                      rng=random.Random(d.seed if d.seed is not None else 0))
-
-
-@dataclass
-class Verdict:
-    """The outcome of verifying one record: ``ok`` and, when not, what differs."""
-
-    name: str
-    ok: bool
-    problems: list[str] = field(default_factory=list)
-
-    def line(self) -> str:
-        """``ok NAME`` or ``FAIL NAME: what differs`` (the name's control characters escaped)."""
-        if self.ok:
-            return f"ok {printable(self.name)}"
-        return f"FAIL {printable(self.name)}: {'; '.join(self.problems)}"
 
 
 def replay(record: Record) -> Iterator[tuple[DealRecord, DealState, list[str]]]:
@@ -627,6 +549,16 @@ def resume_match(record: Record, *, seed: int | None = None) -> Match:
     return match
 
 
+def verify_path(path: Path) -> Verdict:
+    """Read and verify one Hoola record file; a file that cannot be read or is malformed fails."""
+    name = path.name or str(path)
+    try:
+        record = load(path)
+    except HoolaError as exc:
+        return Verdict(name, False, [exc.message])
+    return verify(record, name)
+
+
 def verify(record: Record, name: str = "record") -> Verdict:
     """Check every deal of a record against the engine, and the match totals.
 
@@ -681,27 +613,3 @@ def _compare(d: DealRecord, state: DealState, names: Sequence[str]) -> list[str]
                 problems.append(f"{key} of {p} is {format_number(actual[q])}, record says "
                                 f"{format_number(v)}")
     return problems
-
-
-def record_files(paths: Sequence[str | Path]) -> list[Path]:
-    """The ``.toml`` files named or found (recursively, sorted) in the folders named.
-
-    A named path that is not a folder is listed as it is, even if missing: its verdict says why.
-    """
-    files: list[Path] = []
-    for path in map(Path, paths):
-        if path.is_dir():
-            files.extend(sorted(path.rglob("*.toml")))
-        else:
-            files.append(path)
-    return files
-
-
-def verify_path(path: Path) -> Verdict:
-    """Read and verify one record file; a file that cannot be read or is malformed fails."""
-    name = path.name or str(path)
-    try:
-        record = load(path)
-    except HoolaError as exc:
-        return Verdict(name, False, [exc.message])
-    return verify(record, name)

@@ -35,6 +35,7 @@ from hoola.actions import (
     Sevens,
     Take,
     format_action,
+    parse_action,
 )
 from hoola.cards import JOKER, SEVEN, cards_of, format_card, format_cards
 from hoola.deal import HAND_SIZE, Deal, check_jokers, complete_stock
@@ -1000,6 +1001,29 @@ class DealState(Verbs):
         """The cards ``player`` holds, canonical order, jokers last."""
         check_seat(player, self.n, "show a hand")
         return tuple(self._hand_cards(player))
+
+    def parse(self, text: str) -> Action:
+        """An action from its notation with this deal's names (``"B take 9d with 9s 9h"``)."""
+        return parse_action(text, self.names)
+
+    def resolve(self, decisions: Sequence[Action]) -> Action | None:
+        """Which of simultaneous decisions stands, given in the order they arrived (ruling 2).
+
+        Four sevens shown beat everything, the first to arrive winning. A claim on the discard
+        beats the player whose turn it is unless they chose something other than drawing; among
+        claims, ``battle`` takes the first to arrive, the other settings the claimant whose turn
+        would come soonest. With no claim, the current player's own decision stands.
+        """
+        mine = next((a for a in decisions if a.player == self.current), None)
+        sevens = [a for a in decisions if type(a) is Sevens]
+        if sevens:
+            return sevens[0]
+        claims = [a for a in decisions if type(a) is Take]
+        if claims and (mine is None or type(mine) in (Take, Draw)):
+            if self.rules.claims == "battle":
+                return claims[0]
+            return min(claims, key=lambda a: (a.player - self.current) % self.n)
+        return mine
 
     def format(self, action: Action) -> str:
         """The notation of ``action`` with this deal's player names."""

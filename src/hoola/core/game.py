@@ -240,3 +240,10 @@ class Game(Protocol):
     def expert(self, seed: int | None = None) -> Player:
         """The game's own rule-based bot."""
         ...
+
+    def verify_record(self, data: dict[str, Any], text: str = "") -> list[str]:
+        """What is wrong with a record of this game (its parsed TOML and its text); [] when ok.
+
+        A malformed record raises :class:`~hoola.core.errors.RecordError`.
+        """
+        ...

@@ -1,0 +1,172 @@
+"""The record frame every game shares (``shared/spec/records.md``): safe reading, the format
+line, the ``game`` key, and verifying a file by handing it to its game.
+
+A game reads its own deals and results; this module makes sure only a bounded, regular, UTF-8
+TOML file reaches it, and turns every refusal into one :class:`Verdict` line.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hoola.core.errors import HoolaError, RecordError
+from hoola.core.registry import DEFAULT_GAME, get_game
+
+__all__ = [
+    "FORMAT",
+    "MAX_DIGITS",
+    "MAX_FILE_BYTES",
+    "Verdict",
+    "game_name_of",
+    "parse_toml",
+    "printable",
+    "read_text",
+    "record_files",
+    "shown",
+    "verify_path",
+    "verify_text",
+]
+
+FORMAT = "hoola-record/1"
+MAX_FILE_BYTES = 4 * 1024 * 1024
+"""The largest record file read: 4 MiB (a 1,000-deal match takes about 1.5 MiB)."""
+MAX_DIGITS = 100
+"""The most digits of a number's numerator and of its denominator (a decimal exponent counts)."""
+
+
+def shown(value: Any) -> str:
+    """``repr(value)`` cut to 40 characters, for messages that quote what a file holds."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters (and undecodable file-name bytes) written as escapes.
+
+    A name or action printed as it stands could move the cursor or forge a line of output.
+    """
+    text = text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
+                   for c in text)
+
+
+def parse_toml(text: str) -> dict[str, Any]:
+    """The TOML of a record; a :class:`RecordError` for what tomllib cannot or should not read."""
+    if len(text) > MAX_FILE_BYTES:
+        raise RecordError(f"the record has {len(text):,} characters; a record has at most "
+                          f"{MAX_FILE_BYTES:,}", "file-too-large")
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RecordError(f"the record is not valid TOML: {exc}", "bad-toml") from exc
+    except ValueError as exc:
+        # tomllib lets int() refuse a literal of more than 4,300 digits.
+        raise RecordError(f"the record holds a number of thousands of digits; a record's "
+                          f"numbers have at most {MAX_DIGITS}", "number-too-long") from exc
+    except RecursionError as exc:
+        raise RecordError("the record nests arrays or tables too deeply to read",
+                          "too-deep") from exc
+
+
+def read_text(path: str | Path) -> str:
+    """The text of a record file, read safely; raises :class:`RecordError` saying why not.
+
+    Only a regular file is opened (a FIFO would block, ``/dev/zero`` never ends), at most
+    MAX_FILE_BYTES are read, and the bytes must be UTF-8.
+    """
+    try:
+        _check_regular(os.stat(path).st_mode)
+        # O_NONBLOCK: if a FIFO replaced the file since the stat, open must not wait for a writer.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as file:
+            _check_regular(os.fstat(fd).st_mode)
+            data = file.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise RecordError(f"cannot read the file: {exc.strerror or exc}", "unreadable") from exc
+    if len(data) > MAX_FILE_BYTES:
+        raise RecordError(f"the file is larger than {MAX_FILE_BYTES:,} bytes (4 MiB), the most a "
+                          "record may have", "file-too-large")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise RecordError(f"the file is not UTF-8 text: byte {data[exc.start]:#04x} on line "
+                          f"{line} cannot be read (save the record as UTF-8)",
+                          "not-utf8") from exc
+    return text.removeprefix("\ufeff")
+
+
+def _check_regular(mode: int) -> None:
+    if stat.S_ISREG(mode):
+        return
+    kind = "a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else \
+        "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a special file"
+    raise RecordError(f"the file is {kind}, not a record file", "not-a-file")
+
+
+def game_name_of(data: dict[str, Any]) -> str:
+    """The record's ``game`` (default ``hoola``), after checking its format line."""
+    if "format" not in data:
+        raise RecordError(f"the record has no format line (format = \"{FORMAT}\")", "bad-format")
+    if data["format"] != FORMAT:
+        raise RecordError(f"format must be {FORMAT!r}, not {shown(data['format'])}", "bad-format")
+    game = data.get("game", DEFAULT_GAME)
+    if not isinstance(game, str):
+        raise RecordError(f"game must be a name such as \"hoola\", not {shown(game)}", "bad-game")
+    return game
+
+
+@dataclass
+class Verdict:
+    """The outcome of verifying one record: ``ok`` and, when not, what differs."""
+
+    name: str
+    ok: bool
+    problems: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        """``ok NAME`` or ``FAIL NAME: what differs`` (the name's control characters escaped)."""
+        if self.ok:
+            return f"ok {printable(self.name)}"
+        return f"FAIL {printable(self.name)}: {'; '.join(self.problems)}"
+
+
+def record_files(paths: Sequence[str | Path]) -> list[Path]:
+    """The ``.toml`` files named or found (recursively, sorted) in the folders named.
+
+    A named path that is not a folder is listed as it is, even if missing: its verdict says why.
+    """
+    files: list[Path] = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            files.extend(sorted(path.rglob("*.toml")))
+        else:
+            files.append(path)
+    return files
+
+
+def verify_text(text: str, name: str = "record") -> Verdict:
+    """Verify a record's text with the engine of the game it names."""
+    try:
+        data = parse_toml(text)
+        game = get_game(game_name_of(data))
+        problems = list(game.verify_record(data, text))
+    except HoolaError as exc:
+        return Verdict(name, False, [exc.message])
+    return Verdict(name, not problems, problems)
+
+
+def verify_path(path: Path) -> Verdict:
+    """Read and verify one record file; a file that cannot be read or is malformed fails."""
+    name = path.name or str(path)
+    try:
+        text = read_text(path)
+    except HoolaError as exc:
+        return Verdict(name, False, [exc.message])
+    return verify_text(text, name)

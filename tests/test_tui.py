@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Coroutine
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +44,7 @@ from hoola.tui.screens import (
     SettlementScreen,
 )
 from hoola.tui.session import MatchPlan
-from hoola.tui.widgets import HandPanel, KeyBar, PilePanel, SeatsPanel
+from hoola.tui.widgets import HandPanel, KeyBar, PilePanel, SeatsPanel, short_name
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = ["You", "Greedy1", "Greedy2"]
@@ -58,8 +59,10 @@ BOT_CLAIM = (["5d Kh Ks Jd 2c 3h 9s", "As 3s 8s Td Qc 4h 6h", "5s 5h 8h 4d 2s 6c
 
 
 def explicit_session(tmp_path: Path, deal: tuple[list[str], str, str], *, deals: int = 1,
-                     rules: Rules | None = None) -> Session:
-    """A session whose first deal is ``deal`` (hands in seat order, upcard, top of the stock)."""
+                     rules: Rules | None = None,
+                     reaction: tuple[float, float] = (0.0, 0.0)) -> Session:
+    """A session whose first deal is ``deal`` (hands in seat order, upcard, top of the stock);
+    bots claim without a reaction time unless told."""
     rules = rules or Rules.preset("pagat")
     hands, upcard, stock = deal
     match = Match(rules, NAMES, seed=5)
@@ -67,7 +70,7 @@ def explicit_session(tmp_path: Path, deal: tuple[list[str], str, str], *, deals:
                           parse_cards(stock))
     match.deals.append(DealState.new(rules, NAMES, deal=cards))
     plan = MatchPlan("You", ("greedy", "greedy"), deals)
-    return Session(match, plan, tmp_path / "game.toml", seed=5, bot_delay=0)
+    return Session(match, plan, tmp_path / "game.toml", seed=5, bot_delay=0, reaction=reaction)
 
 
 def run(scenario: Callable[[], Coroutine[Any, Any, None]]) -> None:
@@ -178,7 +181,7 @@ def test_a_claim_and_a_knock_played_with_keys(tmp_path: Path) -> None:
             await pilot.press("k")
             await until(pilot, lambda: isinstance(app.screen, SettlementScreen), "the settlement")
             screen = screen_text(app)
-            assert "You win by a knock" in screen
+            assert "You knocked with 7 points and won." in screen
             assert "Greedy1 owes" in screen and "Greedy2 owes" in screen
             assert "Running score" in screen
             await pilot.press("enter")
@@ -509,9 +512,12 @@ def test_hint_help_and_log_screens(tmp_path: Path) -> None:
             await my_move(pilot, app)
             await pilot.press("h")
             await until(pilot, lambda: app.suggested is not None, "the hint")
-            assert app.message.plain.startswith("Hint: draw from the stock · Enter plays it")
+            hint = app.message.plain
+            assert hint.startswith("Hint: draw from the stock · Enter plays it\n")
             assert "Enter plays it" in screen_text(app)
-            assert any(line.plain.startswith("Hint from the ") for line in app.lines)
+            # Said once: not again in the reason, nor in the log under it.
+            assert hint.lower().count("draw") == 1, hint
+            assert not any("Hint" in line.plain for line in app.lines)
             assert isinstance(app.suggested, Draw)
             await pilot.press("enter")
             await after_draw(pilot, app)
@@ -519,6 +525,11 @@ def test_hint_help_and_log_screens(tmp_path: Path) -> None:
             await until(pilot, lambda: app.suggested is not None, "the hint")
             assert isinstance(app.suggested, Discard)
             assert app._picked_cards() == [app.suggested.card]  # the hint picks its card
+            # Cards as the screen draws them (K♥), never as typed (Kh), and said once.
+            hint = app.message.plain
+            assert card_label(app.suggested.card) in hint
+            assert not re.search(r"\b[2-9TJQKA][cdhs]\b", hint), hint
+            assert hint.count(card_label(app.suggested.card)) == 1, hint
             await pilot.press("question_mark")
             assert isinstance(app.screen, HelpScreen)
             assert "Thank you!" in screen_text(app) and "x discard" in screen_text(app)
@@ -610,12 +621,160 @@ def test_adviser_uses_explain_when_an_expert_is_there(monkeypatch: pytest.Monkey
 
 
 def test_play_falls_back_to_the_plain_game_without_a_terminal(tmp_path: Path) -> None:
+    save = tmp_path / "g.toml"
     done = subprocess.run([sys.executable, "-m", "hoola", "play", "--seed", "3", "--save",
-                           str(tmp_path / "g.toml")], input="q\n", capture_output=True,
+                           str(save)], input="1\nq\n", capture_output=True,
                           text=True, timeout=60, cwd=ROOT)
     assert "Type h for help" in done.stdout and done.returncode == 0
-    resume = subprocess.run([sys.executable, "-m", "hoola", "play", "--resume",
-                             str(tmp_path / "g.toml")], input="", capture_output=True,
-                            text=True, timeout=60, cwd=ROOT)
-    assert resume.returncode != 0 and "--resume needs the full-screen game" in resume.stderr
+    assert f"Go on with: hoola play --plain --resume {save}" in done.stdout
+    # The plain game resumes too (it saves after every move).
+    resume = subprocess.run([sys.executable, "-m", "hoola", "play", "--resume", str(save)],
+                            input="q\n", capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert resume.returncode == 0, resume.stderr
+    assert "(resumed after" in resume.stdout
+    assert load(save).deals[0].actions[0] == "You draw"
 
+
+# -- the race for a discard ---------------------------------------------------------------------
+
+# Greedy1 discards 9d; You (9s 9h) and Greedy2 (8d Td), the next player, may both take it.
+RACE = (["9s 9h As Ac 2d 3c Kh", "9d 8c 2s 4h 5c 6d 3s", "Td Tc 8d 6h 4d 2h Kd"], "5h",
+        "Qs 2c Jh 4s")
+
+
+async def to_the_race(pilot: Pilot[Any], app: HoolaApp) -> None:
+    """Draw, discard Kh, and let Greedy1 draw and discard 9d."""
+    await my_move(pilot, app)
+    await pilot.press("d")
+    await after_draw(pilot, app)
+    await pick(pilot, app, "Kh")
+    await pilot.press("x")
+
+
+def test_a_bot_quicker_to_claim_cuts_the_person_off(tmp_path: Path) -> None:
+    session = explicit_session(tmp_path, RACE)  # bots claim at once
+
+    async def scenario() -> None:
+        app = HoolaApp(session, claim_seconds=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await to_the_race(pilot, app)
+            told = "Greedy2 was quicker and took 9♦ before you answered."
+            await until(pilot, lambda: any(line.plain == told for line in app.lines),
+                        "the news of the race")
+            await until(pilot, lambda: told in screen_text(app), "the news on the screen")
+            assert app.asking is None or not app.asking.can_pass  # the prompt was taken back
+            await pilot.press("t")  # too late: nothing changes
+            assert "You take" not in " ".join(record_actions(session.path))
+
+    run(scenario)
+    assert record_actions(session.path)[4] == "Greedy2 take 9d with 8d Td"
+    assert verify_path(session.path).ok
+
+
+def test_a_quick_person_wins_the_race_and_is_told(tmp_path: Path) -> None:
+    session = explicit_session(tmp_path, RACE, reaction=(30.0, 30.0))  # slow bots
+
+    async def scenario() -> None:
+        app = HoolaApp(session, claim_seconds=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await to_the_race(pilot, app)
+            await until(pilot, lambda: app.asking is not None and app.asking.can_pass,
+                        "the claim prompt")
+            await pilot.press("t")
+            told = "You were quicker than Greedy2 and took 9♦."
+            await until(pilot, lambda: told in screen_text(app), "the news of the race")
+
+    run(scenario)
+    assert record_actions(session.path)[4] == "You take 9d with 9s 9h"
+
+
+def test_turn_order_decides_under_battle_next_priority(tmp_path: Path) -> None:
+    session = explicit_session(tmp_path, RACE,
+                               rules=Rules.preset("pagat", claims="battle-next-priority"))
+
+    async def scenario() -> None:
+        app = HoolaApp(session, claim_seconds=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await to_the_race(pilot, app)
+            # Greedy2 claimed at once, but the person is not cut off: the window waits.
+            await until(pilot, lambda: app.asking is not None and app.asking.can_pass,
+                        "the claim prompt")
+            await pilot.press("t")
+            told = "Greedy2 took 9♦: Greedy2's turn comes before yours."
+            await until(pilot, lambda: told in screen_text(app), "the news of the race")
+
+    run(scenario)
+    assert record_actions(session.path)[4] == "Greedy2 take 9d with 8d Td"
+
+
+def test_an_undercut_knock_is_told_as_one(tmp_path: Path) -> None:
+    # Greedy1 knocks with 30 points; You hold 7 after taking 9d: the title must not say that
+    # the winner knocked.
+    session = explicit_session(tmp_path, CLAIM_AND_KNOCK, rules=Rules.preset("pagat",
+                                                                           knock_limit=40))
+    state = session.match.deals[0]
+    for text in ["You draw", "You discard Kh", "Greedy1 draw", "Greedy1 discard 9d",
+                 "You take 9d with 9s 9h", "You discard Qs", "Greedy1 knock"]:
+        state.apply(parse_action(text, NAMES))
+    session.moved(state)
+
+    async def scenario() -> None:
+        app = HoolaApp(session)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, SettlementScreen), "the settlement")
+            screen = screen_text(app)
+            assert "Greedy1 knocked with 30 points but was undercut: you win with 7." in screen
+            assert "won by a knock" not in screen
+
+    run(scenario)
+
+
+def test_seven_players_all_show_in_the_score_line_at_80_columns(tmp_path: Path) -> None:
+    session = Session.new(Rules.preset("pagat"), players=7, bots=("greedy", "random"), seed=3,
+                          path=tmp_path / "seven.toml", bot_delay=0, reaction=(0.0, 0.0))
+    session.match.totals.update({1: Fraction(-25, 2), 4: Fraction(37)})
+
+    async def scenario() -> None:
+        app = HoolaApp(session, claim_seconds=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: app.view is not None, "the table")
+            line = screen_text(app).splitlines()[0]
+            assert len(line.rstrip()) <= 80
+            words = line.split("│")[1].split()
+            labels, scores = words[::2], words[1::2]
+            assert scores == ["0", "-12.5", "0", "0", "+37", "0", "0"], line
+            for label, name in zip(labels, session.names, strict=True):
+                assert label == name or (label[:4] == name[:4] and label[-1] == name[-1]), line
+            assert short_name("Greedy3", 5) == "Gree3"
+
+    run(scenario)
+
+
+def test_a_save_that_fails_keeps_the_last_one_and_says_so(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    session = explicit_session(tmp_path, CLAIM_AND_KNOCK)
+    session.save()
+    before = session.path.read_text()
+
+    def full(*_: Any) -> None:
+        raise OSError(28, "No space left on device")
+
+    async def scenario() -> None:
+        app = HoolaApp(session, claim_seconds=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await my_move(pilot, app)
+            monkeypatch.setattr("hoola.saves.os.fsync", full)
+            await pilot.press("d")
+            await until(pilot, lambda: "No space left on device" in screen_text(app),
+                        "the news that saving fails")
+            assert session.path.read_text() == before  # the last good save, whole
+            monkeypatch.undo()
+            await after_draw(pilot, app)
+            await pick(pilot, app, "Kh")
+            await pilot.press("x")
+            await until(pilot, lambda: any("saved again" in line.plain for line in app.lines),
+                        "the news that saving works again")
+
+    run(scenario)
+    assert record_actions(session.path)[:2] == ["You draw", "You discard Kh"]
+    assert verify_path(session.path).ok

@@ -28,11 +28,12 @@ import hoola.bots
 from hoola.actions import Discard, Draw, Knock, NewMeld, Play, Take, parse_action
 from hoola.cards import parse_card, parse_cards
 from hoola.deal import Deal
+from hoola.errors import RecordError
 from hoola.match import Match
 from hoola.records import load, verify_path
 from hoola.rules import Rules
 from hoola.state import DealState
-from hoola.tui import HoolaApp, Session
+from hoola.tui import HoolaApp, Session, run_tui
 from hoola.tui.cardface import card_label, sort_hand
 from hoola.tui.hints import Adviser
 from hoola.tui.moves import candidates, describe, log_line, next_step, why_not
@@ -43,8 +44,9 @@ from hoola.tui.screens import (
     LogScreen,
     SettlementScreen,
 )
-from hoola.tui.session import MatchPlan
+from hoola.tui.session import MatchPlan, PersonSeat
 from hoola.tui.widgets import HandPanel, KeyBar, PilePanel, SeatsPanel, short_name
+from hoola.views import View
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = ["You", "Greedy1", "Greedy2"]
@@ -778,3 +780,29 @@ def test_a_save_that_fails_keeps_the_last_one_and_says_so(tmp_path: Path,
     run(scenario)
     assert record_actions(session.path)[:2] == ["You draw", "You discard Kh"]
     assert verify_path(session.path).ok
+
+
+def test_the_person_seat_keeps_the_moment_of_each_answer() -> None:
+    now = [10.0]
+    shown: list[View] = []
+    withdrawn: list[View] = []
+    seat = PersonSeat(shown.append, withdrawn.append, clock=lambda: now[0])
+    view = DealState.new(Rules.preset("pagat"), 3, seed=1).view(0)
+    seat.ask(view)
+    now[0] += 0.4
+    assert seat.give(Draw(0))
+    now[0] += 5.0  # the worker looks late: the answer still counts by its own moment
+    assert seat.answer(within=1.0) == (Draw(0), pytest.approx(0.4))
+    seat.ask(view)
+    assert seat.answer(within=0.0) is None  # nobody answered in time: taken back
+    assert withdrawn == [view] and shown == [view, view]
+    assert not seat.give(Draw(0))  # too late: refused, nothing waits in the queue
+    assert seat.answers.empty()
+
+
+def test_the_full_screen_game_refuses_a_broken_save_before_it_opens(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    session = Session.new(Rules.preset("pagat"), players=3, seed=1, path=path, bot_delay=0)
+    path.write_text(path.read_text().replace("bots=greedy,greedy", "bots=greedy,chess"))
+    with pytest.raises(RecordError, match="unknown bot 'chess'"):
+        run_tui(resume=session.path)

@@ -252,6 +252,9 @@ def run_terminal_game(rules: Rules, *, players: int = 4, bots: Sequence[str] = (
         shown = state.format(Draw(record.player) if isinstance(record, Draw) else record)
         person.say(f"  {shown}")
 
+    if game.is_over:
+        person.say(f"This match is over ({game.plan.deals} of {game.plan.deals} deals played): "
+                   + ", ".join(f"{names[q]} {stakes(v)}" for q, v in game.match.totals.items()))
     try:
         while not game.is_over:
             state = game.next_deal()
@@ -271,7 +274,8 @@ def run_terminal_game(rules: Rules, *, players: int = 4, bots: Sequence[str] = (
             if game.plan.deals > 1:
                 person.say("Match totals: " + ", ".join(f"{names[q]} {stakes(v)}"
                                                         for q, v in game.match.totals.items()))
-    except Quit:
+    except (Quit, KeyboardInterrupt):  # q, the end of input, or Ctrl+C: all leave the same way
+        person.say("")
         person.say("You left the game.")
     finally:
         if game.save_problem is None:

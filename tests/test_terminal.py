@@ -169,3 +169,35 @@ def test_the_person_at_the_terminal_races_by_the_clock(typing: float, taker: int
     take = seen[2]
     assert isinstance(take, Take) and take.player == taker
     assert heard == [told]
+
+
+def test_ctrl_c_leaves_like_q_and_a_finished_match_says_so(tmp_path: Path) -> None:
+    save = tmp_path / "g.toml"
+
+    def interrupt(_prompt: str) -> str:
+        raise KeyboardInterrupt
+
+    out = io.StringIO()
+    run_terminal_game(Rules.preset("pagat"), players=3, seed=11, save=save, read=interrupt,
+                      out=out)
+    assert "You left the game." in out.getvalue()
+    assert f"Go on with: hoola play --plain --resume {save}" in out.getvalue()
+    answers = iter(["1"] * 400)
+    run_terminal_game(Rules.preset("pagat"), resume=save, read=lambda _p: next(answers),
+                      out=io.StringIO(), bot_reaction=(0, 0))
+    again = io.StringIO()
+    run_terminal_game(Rules.preset("pagat"), resume=save, read=interrupt, out=again)
+    assert "This match is over (1 of 1 deals played)" in again.getvalue()
+    assert "Go on with" not in again.getvalue()
+
+
+def test_save_and_resume_together_are_refused(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from hoola.cli import cli
+
+    save = tmp_path / "g.toml"
+    run_terminal_game(Rules.preset("pagat"), players=3, seed=1, save=save,
+                      read=lambda _p: "q", out=io.StringIO())
+    result = CliRunner().invoke(cli, ["play", "--resume", str(save), "--save", str(save)])
+    assert result.exit_code == 2 and "--save and --resume do not go together" in result.output

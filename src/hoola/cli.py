@@ -123,6 +123,9 @@ def play(players: int, preset: str, options: tuple[str, ...], seed: int | None, 
     from hoola.actions import NAME_RE
     if not NAME_RE.match(name):
         raise click.BadParameter("use letters, digits, _ and - only", param_hint="--name")
+    if resume is not None and save is not None:
+        raise click.UsageError("--save and --resume do not go together: a resumed game is saved "
+                               "where it was")
     full_screen = not plain and sys.stdin.isatty() and sys.stdout.isatty()
     if full_screen:
         try:

@@ -35,7 +35,7 @@ from hoola.rules import Rules
 from hoola.state import DealState
 from hoola.tui import HoolaApp, Session, run_tui
 from hoola.tui.cardface import card_label, sort_hand
-from hoola.tui.hints import Adviser
+from hoola.tui.hints import Adviser, hint_words, with_symbols
 from hoola.tui.moves import candidates, describe, log_line, next_step, why_not
 from hoola.tui.screens import (
     ChoiceScreen,
@@ -620,6 +620,28 @@ def test_adviser_uses_explain_when_an_expert_is_there(monkeypatch: pytest.Monkey
     assert adviser.source == "greedy bot"
     action, why = adviser.advise(view)
     assert action in view.legal and why
+    # Whoever advises, the move is said once.
+    what, reason = hint_words(action, why, view)
+    assert what.plain.split()[0] not in reason.lower(), (what.plain, reason)
+
+
+def test_hint_words_say_the_move_once_with_symbols() -> None:
+    rules = Rules.preset("pagat")
+    hands, upcard, stock = CLAIM_AND_KNOCK
+    state = DealState.new(rules, NAMES, deal=Deal.explicit(
+        rules, [parse_cards(h) for h in hands], parse_card(upcard), parse_cards(stock)))
+    state.apply(Draw(0))
+    view = state.view(0)
+    kh = Discard(0, parse_card("Kh"))
+    what, why = hint_words(kh, "Discard Kh: it costs 13 points and As is no help.", view)
+    assert (what.plain.split(), why) == (["discard", "K♥"],
+                                         "It costs 13 points and A♠ is no help.")
+    what, why = hint_words(kh, "Discard Kh, your last card, to go out.", view)
+    assert (what.plain, why) == ("Discard K♥, your last card, to go out", "")
+    what, why = hint_words(None, "Let the discard go: it completes no meld for you.", view)
+    assert (what.plain, why) == ("let it go", "It completes no meld for you.")
+    # Only the cards in sight are rewritten: "Ah" stays a word while the ace of hearts is unseen.
+    assert with_symbols("Ah, keep Qs.", view) == "Ah, keep Q♠."
 
 
 def test_play_falls_back_to_the_plain_game_without_a_terminal(tmp_path: Path) -> None:

@@ -33,7 +33,7 @@ _REASONS: dict[type[Action], str] = {
     NewMeld: "melded cards no longer count against you, and a meld lets you add to others",
     Add: "every card you add to the table is a card less in your hand",
     Discard: "of the cards you keep nothing melds with, this one costs the most points",
-    Draw: "nothing better is open now: draw from the stock",
+    Draw: "nothing better is open now",
 }
 
 
@@ -74,7 +74,8 @@ class Adviser:
 def with_symbols(text: str, view: View) -> str:
     """``text`` with the cards of ``view`` written as the screen draws them (``Td`` as ``10♦``).
 
-    Only names of cards the person can see are changed, so that a word such as "As" stays.
+    Only names of cards the person can see are changed (the hand, the discards, the table), so
+    that a word such as "Ah" stays one unless that very card is in sight.
     """
     seen = {*view.hand, *view.discards, *(c for m in view.table for c in m.cards)}
     names = {format_card(c): card_label(c) for c in seen}
@@ -93,4 +94,4 @@ def hint_words(action: Action | None, why: str, view: View) -> tuple[Text, str]:
             return what, tail[:1].upper() + tail[1:]
         # The whole reason is the move said at length ("Discard 9d, your last card, to go out").
         return Text(why.rstrip(".")), ""
-    return what, why
+    return what, why[:1].upper() + why[1:]

@@ -828,3 +828,27 @@ def test_the_full_screen_game_refuses_a_broken_save_before_it_opens(tmp_path: Pa
     path.write_text(path.read_text().replace("bots=greedy,greedy", "bots=greedy,chess"))
     with pytest.raises(RecordError, match="unknown bot 'chess'"):
         run_tui(resume=session.path)
+
+
+def test_a_list_of_ways_to_take_closes_when_a_bot_was_quicker(tmp_path: Path) -> None:
+    # You hold three nines: three ways to take 9d, so t opens a list; Greedy2 claims after 5 s.
+    hands, upcard, stock = RACE
+    deal = (["9s 9h 9c As 2d 3c Kh", *hands[1:]], upcard, stock)
+    session = explicit_session(tmp_path, deal, reaction=(5.0, 5.0))
+
+    async def scenario() -> None:
+        app = HoolaApp(session, claim_seconds=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await to_the_race(pilot, app)
+            await until(pilot, lambda: app.asking is not None and app.asking.can_pass,
+                        "the claim prompt")
+            await pilot.press("t")
+            assert isinstance(app.screen, ChoiceScreen)
+            await until(pilot, lambda: not isinstance(app.screen, ChoiceScreen),
+                        "the list to close when Greedy2 claims")
+            told = "Greedy2 was quicker and took 9♦ before you answered."
+            await until(pilot, lambda: told in screen_text(app), "the news of the race")
+            await pilot.press("1")  # the list is gone: a number only picks a card
+            assert record_actions(session.path)[4] == "Greedy2 take 9d with 8d Td"
+
+    run(scenario)

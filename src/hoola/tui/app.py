@@ -272,6 +272,8 @@ class HoolaApp(App[str]):
     def _withdraw(self, view: View) -> None:
         """The window closed before the person answered (someone was quicker)."""
         if self.asking is view:
+            if isinstance(self.screen, ChoiceScreen):
+                self.screen.dismiss(None)  # the list of ways to take the card is moot now
             self._close_question()
 
     def _close_question(self) -> None:

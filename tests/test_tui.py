@@ -200,17 +200,41 @@ def test_a_claim_and_a_knock_played_with_keys(tmp_path: Path) -> None:
     assert result["end"] == "knock" and result["winners"] == ["You"]
 
 
+class HandClock:
+    """A clock the test turns by hand: the countdown runs only when the test says so, however
+    slow the machine."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def ticks(pilot: Pilot[Any], app: HoolaApp, count: int = 3) -> None:
+    """Let the countdown's tick run ``count`` more times."""
+    seen: list[float] = []
+
+    def ticked() -> bool:
+        seen.append(app.ticks)
+        return seen[-1] - seen[0] >= count
+
+    await until(pilot, ticked, f"{count} ticks of the countdown")
+
+
 def test_a_claim_left_to_the_countdown_goes_to_the_next_player(tmp_path: Path) -> None:
     session = explicit_session(tmp_path, CLAIM_AND_KNOCK)
+    clock = HandClock()
 
     async def scenario() -> None:
-        app = HoolaApp(session, claim_seconds=0.3)
+        app = HoolaApp(session, claim_seconds=0.5, clock=clock)
         async with app.run_test(size=(80, 24)) as pilot:
             await my_move(pilot, app)
             await pilot.press("d")
             await after_draw(pilot, app)
             await discard_to_a_claim(pilot, app, "Kh")
-            assert "■" in screen_text(app) or "□" in screen_text(app)  # the countdown bar
+            assert "■" in screen_text(app)  # the countdown bar, full
+            clock.now += 0.6
             await until(pilot, lambda: "Greedy2 draw" in record_actions(session.path),
                         "Greedy2's draw once the countdown ran out")
             assert any(line.plain.split() == ["You", "let", "9♦", "go"] for line in app.lines)
@@ -223,18 +247,23 @@ def test_a_claim_left_to_the_countdown_goes_to_the_next_player(tmp_path: Path) -
 
 def test_the_countdown_waits_while_the_help_is_open(tmp_path: Path) -> None:
     session = explicit_session(tmp_path, CLAIM_AND_KNOCK)
+    clock = HandClock()
 
     async def scenario() -> None:
-        app = HoolaApp(session, claim_seconds=0.5)
+        app = HoolaApp(session, claim_seconds=0.5, clock=clock)
         async with app.run_test(size=(80, 24)) as pilot:
             await my_move(pilot, app)
             await pilot.press("d")
             await after_draw(pilot, app)
             await discard_to_a_claim(pilot, app, "Kh")
             await pilot.press("question_mark")
-            await pilot.pause(1.0)  # twice the countdown, spent reading the help
+            assert isinstance(app.screen, HelpScreen)
+            for _ in range(4):  # two seconds, four times the countdown, spent reading the help
+                clock.now += 0.5
+                await ticks(pilot, app, 1)
             assert app.asking is not None and app.asking.can_pass
             await pilot.press("escape")  # closes the help, does not let the card go
+            await ticks(pilot, app)
             assert app.asking is not None and app.asking.can_pass
             await pilot.press("t")
             await until(pilot, lambda: "You take 9d with 9s 9h" in record_actions(session.path),

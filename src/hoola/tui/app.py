@@ -91,7 +91,8 @@ class FromWorker(Message):
 
 class HoolaApp(App[str]):
     """Hoola against bots, full screen. ``claim_seconds`` is how long a claim prompt waits
-    (0: until the person answers); the app's result is the path of the saved record."""
+    (0: until the person answers), by ``clock``; the app's result is the path of the saved
+    record."""
 
     TITLE = "Hoola"
     CSS = CSS
@@ -109,7 +110,8 @@ class HoolaApp(App[str]):
                                                   priority=True),
     ]
 
-    def __init__(self, session: Session, *, claim_seconds: float = 5.0) -> None:
+    def __init__(self, session: Session, *, claim_seconds: float = 5.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__()
         self.session = session
         self.claim_seconds = claim_seconds
@@ -124,7 +126,9 @@ class HoolaApp(App[str]):
         self.flash = Text("")
         self.suggested: Action | None = None
         self.deadline: float | None = None
-        self.last_tick = time.monotonic()
+        self.clock = clock  # the countdown's clock (a test may turn it by hand)
+        self.last_tick = clock()
+        self.ticks = 0  # how many times the countdown was looked at (tests wait on it)
         self.flash_timer: Timer | None = None
         self.deal_over = False
         self.big = False
@@ -254,10 +258,10 @@ class HoolaApp(App[str]):
     def _ask(self, view: View) -> None:
         self.asking = view
         self.suggested = None
-        if time.monotonic() >= self.keep_message_until:
+        if self.clock() >= self.keep_message_until:
             self.message = Text("")
         if view.can_pass and self.claim_seconds > 0:
-            self.deadline = time.monotonic() + self.claim_seconds
+            self.deadline = self.clock() + self.claim_seconds
             self.bell()
         else:
             self.deadline = None
@@ -294,7 +298,7 @@ class HoolaApp(App[str]):
     def _news(self, text: Text) -> None:
         """Something the person must hear: in the log, and beside the piles for a while."""
         self._say(text)
-        self.keep_message_until = time.monotonic() + NEWS_SECONDS
+        self.keep_message_until = self.clock() + NEWS_SECONDS
         self._tell(text)
 
     def _finish(self, view: View) -> None:
@@ -367,10 +371,11 @@ class HoolaApp(App[str]):
     def _time_left(self) -> float | None:
         if self.deadline is None:
             return None
-        return max(0.0, self.deadline - time.monotonic())
+        return max(0.0, self.deadline - self.clock())
 
     def _tick(self) -> None:
-        now = time.monotonic()
+        self.ticks += 1
+        now = self.clock()
         elapsed, self.last_tick = now - self.last_tick, now
         if self.deadline is None or self.asking is None:
             return
@@ -378,7 +383,7 @@ class HoolaApp(App[str]):
             # A list, the help or the log is open over the table: the countdown waits.
             self.deadline += elapsed
             return
-        if time.monotonic() >= self.deadline:
+        if now >= self.deadline:
             view = self.asking
             self._say(Text.assemble("You let ", card_chip(view.claimable), " go")
                       if view.claimable is not None else Text("You wait"))

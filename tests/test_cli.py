@@ -127,7 +127,7 @@ def test_play_a_whole_deal_in_a_real_process(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "Your hand:" in out and "Stock:" in out and "Opponents:" in out
-    assert "Play ended by" in out and "Payments:" in out
+    assert "points in hand" in out and "Payments:" in out
     assert f"Game saved to {save}" in out
     record = load(save)
     assert record.deals[0].result.get("end")

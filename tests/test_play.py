@@ -12,9 +12,10 @@ from hoola.bots import BOTS, GreedyBot, RandomBot, make_bot
 from hoola.cards import parse_card, parse_cards
 from hoola.deal import Deal
 from hoola.errors import IllegalActionError
-from hoola.play import play_deal, resolve_claims
+from hoola.play import ClaimRace, Decision, LiveWindow, play_deal, resolve_claims, settle_window
 from hoola.rules import Rules
 from hoola.state import DealState
+from hoola.text import describe_race
 from hoola.views import View
 
 PRESETS = ["pagat", "classic", "rummy-rulebook", "online", "two-player", "hertzog", "glenn",
@@ -203,3 +204,147 @@ def test_play_deal_battle_claims_go_to_either_claimant() -> None:
         takers.add(third.player)
         assert state.is_over
     assert takers == {2, 3}
+
+
+# -- the claim window in time: first claim, turn order, the next player's own move ---------------
+
+def window_state(claims: str) -> DealState:
+    """A discards 9d; C (9s 9h) and D (8d Td) may take it, B is next."""
+    state = claim_state(claims)
+    state.apply(parse_action("A draw", state.names))
+    state.apply(parse_action("A discard 9d", state.names))
+    return state
+
+
+C_TAKES = Take(2, parse_card("9d"), tuple(parse_cards("9s 9h")))
+D_TAKES = Take(3, parse_card("9d"), tuple(parse_cards("8d Td")))
+B_DRAWS = Draw(1)
+
+
+def test_battle_the_first_claim_in_time_wins() -> None:
+    state = window_state("battle")
+    for seed in range(10):
+        decisions = [Decision(1, B_DRAWS, None), Decision(2, C_TAKES, 1.4),
+                     Decision(3, D_TAKES, 0.9)]
+        action, in_time = settle_window(state, decisions, random.Random(seed))
+        assert action == D_TAKES
+        assert [d.seat for d in in_time] == [3, 2]
+
+
+def test_battle_next_priority_turn_order_beats_time() -> None:
+    state = window_state("battle-next-priority")
+    decisions = [Decision(1, B_DRAWS, None), Decision(2, C_TAKES, 1.4), Decision(3, D_TAKES, 0.2)]
+    assert settle_window(state, decisions, random.Random(0))[0] == C_TAKES
+
+
+def test_the_next_players_draw_closes_the_window() -> None:
+    state = window_state("battle")
+    # B draws at 0.5 s: D's claim at 0.9 s comes too late, C's at 0.3 s is in time.
+    late = [Decision(1, B_DRAWS, 0.5), Decision(3, D_TAKES, 0.9)]
+    assert settle_window(state, late, random.Random(0)) == (B_DRAWS, [])
+    early = [Decision(1, B_DRAWS, 0.5), Decision(2, C_TAKES, 0.3), Decision(3, D_TAKES, 0.9)]
+    assert settle_window(state, early, random.Random(0))[0] == C_TAKES
+    # Without a clock (a simulation) a claim beats the draw made at the same moment.
+    assert settle_window(state, [Decision(1, B_DRAWS), Decision(3, D_TAKES)],
+                         random.Random(0))[0] == D_TAKES
+
+
+def test_a_window_without_a_move_from_the_next_player_is_refused() -> None:
+    state = window_state("battle")
+    with pytest.raises(IllegalActionError) as info:
+        settle_window(state, [Decision(1, None), Decision(2, None)], random.Random(0))
+    assert info.value.code == "must-act"
+    assert len(state.history) == 2
+
+
+class FakePerson:
+    """A person who answers after a set number of seconds (None: never, in time)."""
+
+    def __init__(self, action: Action | None, after: float | None) -> None:
+        self.action = action
+        self.after = after
+        self.within: list[float | None] = []
+        self.asked: list[View] = []
+
+    def act(self, view: View) -> Action | None:
+        return GreedyBot(seed=0).act(view)
+
+    def ask(self, view: View) -> None:
+        self.asked.append(view)
+
+    def answer(self, within: float | None) -> tuple[Action | None, float] | None:
+        self.within.append(within)
+        if self.after is None or (within is not None and self.after > within):
+            return None
+        return self.action, self.after
+
+
+class Always:
+    """A bot that plays one action when it is legal, else passes or draws."""
+
+    def __init__(self, action: Action | None) -> None:
+        self.action = action
+
+    def act(self, view: View) -> Action | None:
+        if self.action in view.legal:
+            return self.action
+        return None if view.can_pass else GreedyBot(seed=0).act(view)
+
+
+def race(claims: str, person: FakePerson, reaction: float) -> tuple[Action, list[ClaimRace]]:
+    """C is the person and D a bot that claims 9d after ``reaction`` seconds."""
+    state = window_state(claims)
+    told: list[ClaimRace] = []
+    window = LiveWindow(2, person, reaction=(reaction, reaction), rng=random.Random(1),
+                        on_race=told.append, clock=lambda: 100.0)
+    players = [Always(None), Always(None), person, Always(D_TAKES)]
+    decisions = window.decide(state, [1, 2, 3], players)
+    action, in_time = settle_window(state, decisions, random.Random(0))
+    window.settled(state, decisions, action, in_time)
+    return action, told
+
+
+def test_a_quick_person_beats_the_bot_and_is_told() -> None:
+    person = FakePerson(C_TAKES, 0.4)
+    action, told = race("battle", person, 1.2)
+    assert action == C_TAKES
+    assert person.within == [1.2]  # the person could answer until the bot's claim
+    assert describe_race(told[0], ["A", "B", "C", "D"], 2) == \
+        "You were quicker than D and took 9d."
+
+
+def test_a_slow_person_is_cut_off_and_told_who_was_quicker() -> None:
+    person = FakePerson(C_TAKES, 2.0)
+    action, told = race("battle", person, 1.2)
+    assert action == D_TAKES
+    assert told[0].claimants == (3,) and not told[0].answered
+    assert describe_race(told[0], ["A", "B", "C", "D"], 2) == \
+        "D was quicker and took 9d before you answered."
+
+
+def test_under_next_priority_the_person_may_take_their_time() -> None:
+    person = FakePerson(C_TAKES, 4.0)
+    action, told = race("battle-next-priority", person, 0.5)
+    assert person.within == [None]
+    assert action == C_TAKES  # C's turn comes before D's
+    assert describe_race(told[0], ["A", "B", "C", "D"], 2) == \
+        "You took 9d: your turn comes before D's."
+
+
+def test_a_person_who_lets_the_discard_go_hears_nothing() -> None:
+    action, told = race("battle", FakePerson(None, 0.2), 1.2)
+    assert action == D_TAKES and told == []
+
+
+def test_bot_reaction_times_are_drawn_from_the_seed() -> None:
+    def times(seed: int) -> list[float]:
+        window = LiveWindow(0, FakePerson(None, 0.1), reaction=(0.8, 1.5),
+                            rng=random.Random(seed))
+        state = window_state("battle")
+        return [d.time for d in window.decide(state, [1, 2, 3], [Always(None), Always(None),
+                                                                 Always(C_TAKES),
+                                                                 Always(D_TAKES)])
+                if isinstance(d.action, Take)]
+
+    assert times(4) == times(4) != times(5)
+    assert all(0.8 <= t <= 1.5 for t in times(4) + times(5))

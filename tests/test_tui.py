@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Coroutine
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -27,13 +28,14 @@ import hoola.bots
 from hoola.actions import Discard, Draw, Knock, NewMeld, Play, Take, parse_action
 from hoola.cards import parse_card, parse_cards
 from hoola.deal import Deal
+from hoola.errors import RecordError
 from hoola.match import Match
 from hoola.records import load, verify_path
 from hoola.rules import Rules
 from hoola.state import DealState
-from hoola.tui import HoolaApp, Session
+from hoola.tui import HoolaApp, Session, run_tui
 from hoola.tui.cardface import card_label, sort_hand
-from hoola.tui.hints import Adviser
+from hoola.tui.hints import Adviser, hint_words, with_symbols
 from hoola.tui.moves import candidates, describe, log_line, next_step, why_not
 from hoola.tui.screens import (
     ChoiceScreen,
@@ -42,8 +44,9 @@ from hoola.tui.screens import (
     LogScreen,
     SettlementScreen,
 )
-from hoola.tui.session import MatchPlan
-from hoola.tui.widgets import HandPanel, KeyBar, PilePanel, SeatsPanel
+from hoola.tui.session import MatchPlan, PersonSeat
+from hoola.tui.widgets import HandPanel, KeyBar, PilePanel, SeatsPanel, short_name
+from hoola.views import View
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = ["You", "Greedy1", "Greedy2"]
@@ -58,8 +61,10 @@ BOT_CLAIM = (["5d Kh Ks Jd 2c 3h 9s", "As 3s 8s Td Qc 4h 6h", "5s 5h 8h 4d 2s 6c
 
 
 def explicit_session(tmp_path: Path, deal: tuple[list[str], str, str], *, deals: int = 1,
-                     rules: Rules | None = None) -> Session:
-    """A session whose first deal is ``deal`` (hands in seat order, upcard, top of the stock)."""
+                     rules: Rules | None = None,
+                     reaction: tuple[float, float] = (0.0, 0.0)) -> Session:
+    """A session whose first deal is ``deal`` (hands in seat order, upcard, top of the stock);
+    bots claim without a reaction time unless told."""
     rules = rules or Rules.preset("pagat")
     hands, upcard, stock = deal
     match = Match(rules, NAMES, seed=5)
@@ -67,7 +72,7 @@ def explicit_session(tmp_path: Path, deal: tuple[list[str], str, str], *, deals:
                           parse_cards(stock))
     match.deals.append(DealState.new(rules, NAMES, deal=cards))
     plan = MatchPlan("You", ("greedy", "greedy"), deals)
-    return Session(match, plan, tmp_path / "game.toml", seed=5, bot_delay=0)
+    return Session(match, plan, tmp_path / "game.toml", seed=5, bot_delay=0, reaction=reaction)
 
 
 def run(scenario: Callable[[], Coroutine[Any, Any, None]]) -> None:
@@ -178,7 +183,7 @@ def test_a_claim_and_a_knock_played_with_keys(tmp_path: Path) -> None:
             await pilot.press("k")
             await until(pilot, lambda: isinstance(app.screen, SettlementScreen), "the settlement")
             screen = screen_text(app)
-            assert "You win by a knock" in screen
+            assert "You knocked with 7 points and won." in screen
             assert "Greedy1 owes" in screen and "Greedy2 owes" in screen
             assert "Running score" in screen
             await pilot.press("enter")
@@ -195,17 +200,41 @@ def test_a_claim_and_a_knock_played_with_keys(tmp_path: Path) -> None:
     assert result["end"] == "knock" and result["winners"] == ["You"]
 
 
+class HandClock:
+    """A clock the test turns by hand: the countdown runs only when the test says so, however
+    slow the machine."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def ticks(pilot: Pilot[Any], app: HoolaApp, count: int = 3) -> None:
+    """Let the countdown's tick run ``count`` more times."""
+    seen: list[float] = []
+
+    def ticked() -> bool:
+        seen.append(app.ticks)
+        return seen[-1] - seen[0] >= count
+
+    await until(pilot, ticked, f"{count} ticks of the countdown")
+
+
 def test_a_claim_left_to_the_countdown_goes_to_the_next_player(tmp_path: Path) -> None:
     session = explicit_session(tmp_path, CLAIM_AND_KNOCK)
+    clock = HandClock()
 
     async def scenario() -> None:
-        app = HoolaApp(session, claim_seconds=0.3)
+        app = HoolaApp(session, claim_seconds=0.5, clock=clock)
         async with app.run_test(size=(80, 24)) as pilot:
             await my_move(pilot, app)
             await pilot.press("d")
             await after_draw(pilot, app)
             await discard_to_a_claim(pilot, app, "Kh")
-            assert "■" in screen_text(app) or "□" in screen_text(app)  # the countdown bar
+            assert "■" in screen_text(app)  # the countdown bar, full
+            clock.now += 0.6
             await until(pilot, lambda: "Greedy2 draw" in record_actions(session.path),
                         "Greedy2's draw once the countdown ran out")
             assert any(line.plain.split() == ["You", "let", "9♦", "go"] for line in app.lines)
@@ -218,18 +247,23 @@ def test_a_claim_left_to_the_countdown_goes_to_the_next_player(tmp_path: Path) -
 
 def test_the_countdown_waits_while_the_help_is_open(tmp_path: Path) -> None:
     session = explicit_session(tmp_path, CLAIM_AND_KNOCK)
+    clock = HandClock()
 
     async def scenario() -> None:
-        app = HoolaApp(session, claim_seconds=0.5)
+        app = HoolaApp(session, claim_seconds=0.5, clock=clock)
         async with app.run_test(size=(80, 24)) as pilot:
             await my_move(pilot, app)
             await pilot.press("d")
             await after_draw(pilot, app)
             await discard_to_a_claim(pilot, app, "Kh")
             await pilot.press("question_mark")
-            await pilot.pause(1.0)  # twice the countdown, spent reading the help
+            assert isinstance(app.screen, HelpScreen)
+            for _ in range(4):  # two seconds, four times the countdown, spent reading the help
+                clock.now += 0.5
+                await ticks(pilot, app, 1)
             assert app.asking is not None and app.asking.can_pass
             await pilot.press("escape")  # closes the help, does not let the card go
+            await ticks(pilot, app)
             assert app.asking is not None and app.asking.can_pass
             await pilot.press("t")
             await until(pilot, lambda: "You take 9d with 9s 9h" in record_actions(session.path),
@@ -509,9 +543,12 @@ def test_hint_help_and_log_screens(tmp_path: Path) -> None:
             await my_move(pilot, app)
             await pilot.press("h")
             await until(pilot, lambda: app.suggested is not None, "the hint")
-            assert app.message.plain.startswith("Hint: draw from the stock · Enter plays it")
+            hint = app.message.plain
+            assert hint.startswith("Hint: draw from the stock · Enter plays it\n")
             assert "Enter plays it" in screen_text(app)
-            assert any(line.plain.startswith("Hint from the ") for line in app.lines)
+            # Said once: not again in the reason, nor in the log under it.
+            assert hint.lower().count("draw") == 1, hint
+            assert not any("Hint" in line.plain for line in app.lines)
             assert isinstance(app.suggested, Draw)
             await pilot.press("enter")
             await after_draw(pilot, app)
@@ -519,6 +556,11 @@ def test_hint_help_and_log_screens(tmp_path: Path) -> None:
             await until(pilot, lambda: app.suggested is not None, "the hint")
             assert isinstance(app.suggested, Discard)
             assert app._picked_cards() == [app.suggested.card]  # the hint picks its card
+            # Cards as the screen draws them (K♥), never as typed (Kh), and said once.
+            hint = app.message.plain
+            assert card_label(app.suggested.card) in hint
+            assert not re.search(r"\b[2-9TJQKA][cdhs]\b", hint), hint
+            assert hint.count(card_label(app.suggested.card)) == 1, hint
             await pilot.press("question_mark")
             assert isinstance(app.screen, HelpScreen)
             assert "Thank you!" in screen_text(app) and "x discard" in screen_text(app)
@@ -607,15 +649,235 @@ def test_adviser_uses_explain_when_an_expert_is_there(monkeypatch: pytest.Monkey
     assert adviser.source == "greedy bot"
     action, why = adviser.advise(view)
     assert action in view.legal and why
+    # Whoever advises, the move is said once.
+    what, reason = hint_words(action, why, view)
+    assert what.plain.split()[0] not in reason.lower(), (what.plain, reason)
+
+
+def test_hint_words_say_the_move_once_with_symbols() -> None:
+    rules = Rules.preset("pagat")
+    hands, upcard, stock = CLAIM_AND_KNOCK
+    state = DealState.new(rules, NAMES, deal=Deal.explicit(
+        rules, [parse_cards(h) for h in hands], parse_card(upcard), parse_cards(stock)))
+    state.apply(Draw(0))
+    view = state.view(0)
+    kh = Discard(0, parse_card("Kh"))
+    what, why = hint_words(kh, "Discard Kh: it costs 13 points and As is no help.", view)
+    assert (what.plain.split(), why) == (["discard", "K♥"],
+                                         "It costs 13 points and A♠ is no help.")
+    what, why = hint_words(kh, "Discard Kh, your last card, to go out.", view)
+    assert (what.plain, why) == ("Discard K♥, your last card, to go out", "")
+    what, why = hint_words(None, "Let the discard go: it completes no meld for you.", view)
+    assert (what.plain, why) == ("let it go", "It completes no meld for you.")
+    # Only the cards in sight are rewritten: "Ah" stays a word while the ace of hearts is unseen.
+    assert with_symbols("Ah, keep Qs.", view) == "Ah, keep Q♠."
 
 
 def test_play_falls_back_to_the_plain_game_without_a_terminal(tmp_path: Path) -> None:
+    save = tmp_path / "g.toml"
     done = subprocess.run([sys.executable, "-m", "hoola", "play", "--seed", "3", "--save",
-                           str(tmp_path / "g.toml")], input="q\n", capture_output=True,
+                           str(save)], input="1\nq\n", capture_output=True,
                           text=True, timeout=60, cwd=ROOT)
     assert "Type h for help" in done.stdout and done.returncode == 0
-    resume = subprocess.run([sys.executable, "-m", "hoola", "play", "--resume",
-                             str(tmp_path / "g.toml")], input="", capture_output=True,
-                            text=True, timeout=60, cwd=ROOT)
-    assert resume.returncode != 0 and "--resume needs the full-screen game" in resume.stderr
+    assert f"Go on with: hoola play --plain --resume {save}" in done.stdout
+    # The plain game resumes too (it saves after every move).
+    resume = subprocess.run([sys.executable, "-m", "hoola", "play", "--resume", str(save)],
+                            input="q\n", capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert resume.returncode == 0, resume.stderr
+    assert "(resumed after" in resume.stdout
+    assert load(save).deals[0].actions[0] == "You draw"
 
+
+# -- the race for a discard ---------------------------------------------------------------------
+
+# Greedy1 discards 9d; You (9s 9h) and Greedy2 (8d Td), the next player, may both take it.
+RACE = (["9s 9h As Ac 2d 3c Kh", "9d 8c 2s 4h 5c 6d 3s", "Td Tc 8d 6h 4d 2h Kd"], "5h",
+        "Qs 2c Jh 4s")
+
+
+async def to_the_race(pilot: Pilot[Any], app: HoolaApp) -> None:
+    """Draw, discard Kh, and let Greedy1 draw and discard 9d."""
+    await my_move(pilot, app)
+    await pilot.press("d")
+    await after_draw(pilot, app)
+    await pick(pilot, app, "Kh")
+    await pilot.press("x")
+
+
+def test_a_bot_quicker_to_claim_cuts_the_person_off(tmp_path: Path) -> None:
+    session = explicit_session(tmp_path, RACE)  # bots claim at once
+
+    async def scenario() -> None:
+        app = HoolaApp(session, claim_seconds=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await to_the_race(pilot, app)
+            told = "Greedy2 was quicker and took 9♦ before you answered."
+            await until(pilot, lambda: any(line.plain == told for line in app.lines),
+                        "the news of the race")
+            await until(pilot, lambda: told in screen_text(app), "the news on the screen")
+            assert app.asking is None or not app.asking.can_pass  # the prompt was taken back
+            await pilot.press("t")  # too late: nothing changes
+            assert "You take" not in " ".join(record_actions(session.path))
+
+    run(scenario)
+    assert record_actions(session.path)[4] == "Greedy2 take 9d with 8d Td"
+    assert verify_path(session.path).ok
+
+
+def test_a_quick_person_wins_the_race_and_is_told(tmp_path: Path) -> None:
+    session = explicit_session(tmp_path, RACE, reaction=(30.0, 30.0))  # slow bots
+
+    async def scenario() -> None:
+        app = HoolaApp(session, claim_seconds=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await to_the_race(pilot, app)
+            await until(pilot, lambda: app.asking is not None and app.asking.can_pass,
+                        "the claim prompt")
+            await pilot.press("t")
+            told = "You were quicker than Greedy2 and took 9♦."
+            await until(pilot, lambda: told in screen_text(app), "the news of the race")
+
+    run(scenario)
+    assert record_actions(session.path)[4] == "You take 9d with 9s 9h"
+
+
+def test_turn_order_decides_under_battle_next_priority(tmp_path: Path) -> None:
+    session = explicit_session(tmp_path, RACE,
+                               rules=Rules.preset("pagat", claims="battle-next-priority"))
+
+    async def scenario() -> None:
+        app = HoolaApp(session, claim_seconds=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await to_the_race(pilot, app)
+            # Greedy2 claimed at once, but the person is not cut off: the window waits.
+            await until(pilot, lambda: app.asking is not None and app.asking.can_pass,
+                        "the claim prompt")
+            await pilot.press("t")
+            told = "Greedy2 took 9♦: Greedy2's turn comes before yours."
+            await until(pilot, lambda: told in screen_text(app), "the news of the race")
+
+    run(scenario)
+    assert record_actions(session.path)[4] == "Greedy2 take 9d with 8d Td"
+
+
+def test_an_undercut_knock_is_told_as_one(tmp_path: Path) -> None:
+    # Greedy1 knocks with 30 points; You hold 7 after taking 9d: the title must not say that
+    # the winner knocked.
+    session = explicit_session(tmp_path, CLAIM_AND_KNOCK, rules=Rules.preset("pagat",
+                                                                           knock_limit=40))
+    state = session.match.deals[0]
+    for text in ["You draw", "You discard Kh", "Greedy1 draw", "Greedy1 discard 9d",
+                 "You take 9d with 9s 9h", "You discard Qs", "Greedy1 knock"]:
+        state.apply(parse_action(text, NAMES))
+    session.moved(state)
+
+    async def scenario() -> None:
+        app = HoolaApp(session)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, SettlementScreen), "the settlement")
+            screen = screen_text(app)
+            assert "Greedy1 knocked with 30 points but was undercut: you win with 7." in screen
+            assert "won by a knock" not in screen
+
+    run(scenario)
+
+
+def test_seven_players_all_show_in_the_score_line_at_80_columns(tmp_path: Path) -> None:
+    session = Session.new(Rules.preset("pagat"), players=7, bots=("greedy", "random"), seed=3,
+                          path=tmp_path / "seven.toml", bot_delay=0, reaction=(0.0, 0.0))
+    session.match.totals.update({1: Fraction(-25, 2), 4: Fraction(37)})
+
+    async def scenario() -> None:
+        app = HoolaApp(session, claim_seconds=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: app.view is not None, "the table")
+            line = screen_text(app).splitlines()[0]
+            assert len(line.rstrip()) <= 80
+            words = line.split("│")[1].split()
+            labels, scores = words[::2], words[1::2]
+            assert scores == ["0", "-12.5", "0", "0", "+37", "0", "0"], line
+            for label, name in zip(labels, session.names, strict=True):
+                assert label == name or (label[:4] == name[:4] and label[-1] == name[-1]), line
+            assert short_name("Greedy3", 5) == "Gree3"
+
+    run(scenario)
+
+
+def test_a_save_that_fails_keeps_the_last_one_and_says_so(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    session = explicit_session(tmp_path, CLAIM_AND_KNOCK)
+    session.save()
+    before = session.path.read_text()
+
+    def full(*_: Any) -> None:
+        raise OSError(28, "No space left on device")
+
+    async def scenario() -> None:
+        app = HoolaApp(session, claim_seconds=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await my_move(pilot, app)
+            monkeypatch.setattr("hoola.saves.os.fsync", full)
+            await pilot.press("d")
+            await until(pilot, lambda: "No space left on device" in screen_text(app),
+                        "the news that saving fails")
+            assert session.path.read_text() == before  # the last good save, whole
+            monkeypatch.undo()
+            await after_draw(pilot, app)
+            await pick(pilot, app, "Kh")
+            await pilot.press("x")
+            await until(pilot, lambda: any("saved again" in line.plain for line in app.lines),
+                        "the news that saving works again")
+
+    run(scenario)
+    assert record_actions(session.path)[:2] == ["You draw", "You discard Kh"]
+    assert verify_path(session.path).ok
+
+
+def test_the_person_seat_keeps_the_moment_of_each_answer() -> None:
+    now = [10.0]
+    shown: list[View] = []
+    withdrawn: list[View] = []
+    seat = PersonSeat(shown.append, withdrawn.append, clock=lambda: now[0])
+    view = DealState.new(Rules.preset("pagat"), 3, seed=1).view(0)
+    seat.ask(view)
+    now[0] += 0.4
+    assert seat.give(Draw(0))
+    now[0] += 5.0  # the worker looks late: the answer still counts by its own moment
+    assert seat.answer(within=1.0) == (Draw(0), pytest.approx(0.4))
+    seat.ask(view)
+    assert seat.answer(within=0.0) is None  # nobody answered in time: taken back
+    assert withdrawn == [view] and shown == [view, view]
+    assert not seat.give(Draw(0))  # too late: refused, nothing waits in the queue
+    assert seat.answers.empty()
+
+
+def test_the_full_screen_game_refuses_a_broken_save_before_it_opens(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    session = Session.new(Rules.preset("pagat"), players=3, seed=1, path=path, bot_delay=0)
+    path.write_text(path.read_text().replace("bots=greedy,greedy", "bots=greedy,chess"))
+    with pytest.raises(RecordError, match="unknown bot 'chess'"):
+        run_tui(resume=session.path)
+
+
+def test_a_list_of_ways_to_take_closes_when_a_bot_was_quicker(tmp_path: Path) -> None:
+    # You hold three nines: three ways to take 9d, so t opens a list; Greedy2 claims after 5 s.
+    hands, upcard, stock = RACE
+    deal = (["9s 9h 9c As 2d 3c Kh", *hands[1:]], upcard, stock)
+    session = explicit_session(tmp_path, deal, reaction=(5.0, 5.0))
+
+    async def scenario() -> None:
+        app = HoolaApp(session, claim_seconds=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await to_the_race(pilot, app)
+            await until(pilot, lambda: app.asking is not None and app.asking.can_pass,
+                        "the claim prompt")
+            await pilot.press("t")
+            assert isinstance(app.screen, ChoiceScreen)
+            await until(pilot, lambda: not isinstance(app.screen, ChoiceScreen),
+                        "the list to close when Greedy2 claims")
+            told = "Greedy2 was quicker and took 9♦ before you answered."
+            await until(pilot, lambda: told in screen_text(app), "the news of the race")
+            await pilot.press("1")  # the list is gone: a number only picks a card
+            assert record_actions(session.path)[4] == "Greedy2 take 9d with 8d Td"
+
+    run(scenario)

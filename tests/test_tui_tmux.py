@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -42,16 +43,35 @@ class Terminal:
         """Type keys (tmux key names: Enter, Escape, or plain letters)."""
         subprocess.run(["tmux", "-L", self.socket, "send-keys", "-t", "play", *keys], check=True)
 
-    def wait_for(self, *texts: str, limit: float = 30.0) -> str:
+    def wait_for(self, *texts: str, limit: float = 60.0) -> str:
         """The screen, once it shows any of ``texts``."""
+        return self.wait_until(lambda screen: any(t in screen for t in texts),
+                               f"any of {texts}", limit)
+
+    def wait_for_all(self, *texts: str, limit: float = 60.0) -> str:
+        """The screen, once it shows every one of ``texts`` (at the same time)."""
+        return self.wait_until(lambda screen: all(t in screen for t in texts),
+                               f"all of {texts}", limit)
+
+    def wait_until(self, shows: Callable[[str], bool], what: str, limit: float) -> str:
+        """The screen, once ``shows`` holds for it; polled, so a slow machine only waits longer."""
         end = time.monotonic() + limit
         while True:
             screen = self.screen()
-            if any(t in screen for t in texts):
+            if shows(screen):
                 return screen
             if time.monotonic() > end:
-                raise AssertionError(f"the screen never showed {texts}:\n{screen}")
+                raise AssertionError(f"the screen never showed {what}:\n{screen}")
             time.sleep(0.05)
+
+    def game_pid(self) -> int:
+        """The process id of the game (the child of the window's shell)."""
+        shell = subprocess.run(["tmux", "-L", self.socket, "list-panes", "-t", "play", "-F",
+                                "#{pane_pid}"], capture_output=True, text=True,
+                               check=True).stdout.split()[0]
+        children = subprocess.run(["pgrep", "-P", shell, "-f", "hoola"], capture_output=True,
+                                  text=True, check=True).stdout.split()
+        return int(children[0])
 
     def close(self) -> None:
         """Stop this test's tmux server (only it: it has its own socket)."""
@@ -77,21 +97,20 @@ def test_play_a_deal_in_tmux_leave_and_resume_to_the_end(tmp_path: Path,
     save = tmp_path / "game.toml"
     socket = f"hoola-test-{os.getpid()}"
     term = Terminal(socket, play_command("--seed", "5", "--players", "3", "--bot-delay", "0",
-                                         "--claim-seconds", "0", "--save", str(save)))
+                                         "--bot-reaction", "0", "--claim-seconds", "0",
+                                         "--save", str(save)))
     terminals.append(term)
-    screen = term.wait_for("Your turn: draw (d).")
-    assert "Greedy1" in screen and "Greedy2" in screen and "Your hand" in screen
-    assert "57 points" in screen and "d  draw" in screen
+    # Wait for everything the test reads, not for one part of a screen still being drawn.
+    term.wait_for_all("Your turn: draw (d).", "Greedy1", "Greedy2", "Your hand", "57 points",
+                      "d  draw")
     term.send("d")
-    screen = term.wait_for("x  discard")
-    assert "You drew" in screen
+    term.wait_for_all("x  discard", "You drew")
     term.send("1", "x")
     term.wait_for("You discard")
-    term.wait_for(*ASKED)
     term.send("q")
     term.wait_for("Leave the game?")
     term.send("y")
-    screen = term.wait_for("HOOLA-EXIT-")
+    screen = term.wait_for("HOOLA-EXIT-")  # printed after the game's last words
     assert "HOOLA-EXIT-0" in screen and f"hoola play --resume {save}" in screen.replace("\n", "")
     assert verify_path(save).ok
     actions = load(save).deals[0].actions
@@ -100,22 +119,25 @@ def test_play_a_deal_in_tmux_leave_and_resume_to_the_end(tmp_path: Path,
 
     # Resume the match and play it to the end as the hint key advises.
     term = Terminal(socket + "-2", play_command("--resume", str(save), "--bot-delay", "0",
-                                                "--claim-seconds", "0"))
+                                                "--bot-reaction", "0", "--claim-seconds", "0"))
     terminals.append(term)
     term.wait_for(*ASKED, "Running score")
-    for _ in range(200):
+    end = time.monotonic() + 180
+    while time.monotonic() < end:
         screen = term.screen()
         if "Running score" in screen:
             break
+        # Each key answers what the screen shows now; a key the game no longer expects (the
+        # screen moved on meanwhile) changes nothing, so the loop needs no fixed pauses.
         if "Enter plays it" in screen:
             term.send("Enter")
         elif "Hint: let it go (Esc)" in screen:
             term.send("Escape")
         elif any(t in screen for t in ASKED):
             term.send("h")
-        time.sleep(0.15)
-    screen = term.wait_for("Running score")
-    assert "Deal 1 of 1" in screen and "total" in screen
+        term.wait_until(lambda now, before=screen: now != before or "Running score" in now,
+                        "a change on the screen", 30)
+    screen = term.wait_for_all("Running score", "Deal 1 of 1", "total")
     term.send("Enter")
     screen = term.wait_for("HOOLA-EXIT-")
     assert "HOOLA-EXIT-0" in screen and "Go on with" not in screen
@@ -124,3 +146,37 @@ def test_play_a_deal_in_tmux_leave_and_resume_to_the_end(tmp_path: Path,
     assert record.deals[0].result
     verdict = verify_path(save)
     assert verdict.ok, verdict.problems
+
+
+@pytest.mark.skipif(shutil.which("pgrep") is None, reason="pgrep is not installed")
+def test_a_full_screen_game_killed_puts_the_terminal_back_and_resumes(
+        tmp_path: Path, terminals: list[Terminal]) -> None:
+    save = tmp_path / "game.toml"
+    socket = f"hoola-kill-{os.getpid()}"
+    term = Terminal(socket, play_command("--seed", "5", "--players", "3", "--bot-delay", "0",
+                                         "--bot-reaction", "0", "--claim-seconds", "0",
+                                         "--save", str(save)))
+    terminals.append(term)
+    term.wait_for_all("Your turn: draw (d).", "d  draw")
+    term.send("d")
+    term.wait_for_all("x  discard", "You drew")
+    term.send("1", "x")
+    term.wait_for("You discard")
+    os.kill(term.game_pid(), signal.SIGTERM)
+    screen = term.wait_for_all("HOOLA-EXIT-0", "Go on with")
+    assert "Your hand" not in screen  # the full screen is gone: the shell's lines are back
+    assert verify_path(save).ok
+    before = load(save).deals[0].actions
+    assert before[:2] == ["You draw", "You discard 2s"]
+    term.close()
+
+    term = Terminal(socket + "-2", play_command("--resume", str(save), "--bot-delay", "0",
+                                                "--bot-reaction", "0", "--claim-seconds", "0"))
+    terminals.append(term)
+    term.wait_for("Your hand")
+    term.wait_for(*ASKED)
+    term.send("q")
+    term.wait_for("Leave the game?")
+    term.send("y")
+    term.wait_for("HOOLA-EXIT-0")
+    assert load(save).deals[0].actions[:len(before)] == before

@@ -101,17 +101,21 @@ def parse_option_values(pairs: tuple[str, ...]) -> dict[str, object]:
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Where to save the game record (default ~/.hoola/games/).")
 @click.option("--resume", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              default=None, help="Continue the match saved in this record (full screen).")
+              default=None, help="Continue the match saved in this record.")
 @click.option("--claim-seconds", default=5.0, show_default=True, type=click.FloatRange(0),
               help="How long the Thank-you prompt waits for your claim (0: until you answer).")
 @click.option("--bot-delay", default=0.6, show_default=True, type=click.FloatRange(0),
               help="Seconds a bot pauses before each move of its turn.")
+@click.option("--bot-reaction", default="0.8-1.5", show_default=True, metavar="S|LOW-HIGH",
+              callback=lambda _c, _p, v: parse_seconds(v),
+              help="Seconds a bot takes to claim a discard (drawn anew each time from LOW-HIGH); "
+                   "claim quicker and the discard is yours under battle claims.")
 @click.option("--plain", is_flag=True,
               help="The line-by-line game instead of the full screen (also used when input or "
                    "output is not a terminal).")
 def play(players: int, preset: str, options: tuple[str, ...], seed: int | None, bots: str,
          deals: int, name: str, save: Path | None, resume: Path | None, claim_seconds: float,
-         bot_delay: float, plain: bool) -> None:
+         bot_delay: float, bot_reaction: tuple[float, float], plain: bool) -> None:
     """Play Hoola in the terminal against bots (full screen; --plain for line by line)."""
     from hoola.bots import check_bot_kind
     from hoola.errors import HoolaError
@@ -133,6 +137,9 @@ def play(players: int, preset: str, options: tuple[str, ...], seed: int | None, 
     from hoola.actions import NAME_RE
     if not NAME_RE.match(name):
         raise click.BadParameter("use letters, digits, _ and - only", param_hint="--name")
+    if resume is not None and save is not None:
+        raise click.UsageError("--save and --resume do not go together: a resumed game is saved "
+                               "where it was")
     full_screen = not plain and sys.stdin.isatty() and sys.stdout.isatty()
     if full_screen:
         try:
@@ -141,22 +148,40 @@ def play(players: int, preset: str, options: tuple[str, ...], seed: int | None, 
             click.echo(f"The full-screen game needs Textual ({exc.name} is missing): "
                        "pip install 'hoola[cli]'. Playing line by line.", err=True)
             full_screen = False
-    if full_screen:
-        try:
+    try:
+        if full_screen:
             session = run_tui(rules, players=players, bots=kinds, seed=seed, deals=deals,
                               name=name, save=save, resume=resume, claim_seconds=claim_seconds,
-                              bot_delay=bot_delay)
-        except HoolaError as exc:
-            raise click.ClickException(f"{resume}: {exc.message}") from exc
-        path = session.path
-        click.echo(f"Game saved to {path} (check it with: hoola verify {path})")
-        if not session.is_over:
-            click.echo(f"Go on with: hoola play --resume {path}")
-        return
-    if resume is not None:
-        raise click.UsageError("--resume needs the full-screen game (a terminal, no --plain)")
-    run_terminal_game(rules, players=players, bots=kinds, seed=seed, deals=deals, name=name,
-                      save=save)
+                              bot_delay=bot_delay, bot_reaction=bot_reaction)
+            path = session.path
+            click.echo(f"Game saved to {path} (check it with: hoola verify {path})")
+            if not session.is_over:
+                click.echo(f"Go on with: hoola play --resume {path}")
+            return
+        run_terminal_game(rules, players=players, bots=kinds, seed=seed, deals=deals, name=name,
+                          save=save, resume=resume, bot_reaction=bot_reaction)
+    except HoolaError as exc:
+        prefix = f"cannot resume {resume}: " if resume is not None else ""
+        raise click.ClickException(prefix + exc.message) from exc
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        if resume is not None and exc.filename == str(resume):
+            raise click.ClickException(f"cannot read {resume}: {why}") from exc
+        raise click.ClickException(f"cannot save the game to {resume or save or exc.filename}: "
+                                   f"{why}") from exc
+
+
+def parse_seconds(text: str) -> tuple[float, float]:
+    """``"1.2"`` or ``"0.8-1.5"`` as a range of seconds (low, high)."""
+    low, sep, high = text.partition("-")
+    try:
+        span = (float(low), float(high if sep else low))
+    except ValueError:
+        span = (-1.0, -1.0)
+    if not (0 <= span[0] <= span[1] < float("inf")):
+        raise click.BadParameter(f"{text!r} is not seconds (S) or a range of seconds (LOW-HIGH), "
+                                 "such as 1 or 0.8-1.5", param_hint="--bot-reaction")
+    return span
 
 
 @cli.command()

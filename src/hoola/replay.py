@@ -9,7 +9,7 @@ from hoola.actions import Draw, parse_action
 from hoola.cards import format_cards
 from hoola.errors import HoolaError, RecordError
 from hoola.records import Record, deal_state_of, next_dealer, next_stake, printable
-from hoola.text import describe_settlement, describe_table
+from hoola.text import agree, describe_settlement, describe_table
 
 __all__ = ["tell"]
 
@@ -31,7 +31,7 @@ def tell(record: Record) -> Iterator[str]:
         except HoolaError as exc:
             raise RecordError(f"deal {i}: {exc.message}", exc.code) from exc
         yield ""
-        yield f"Deal {i}: {names[state.dealer]} deals, stake {state.stake}"
+        yield f"Deal {i}: {agree(names[state.dealer], 'deal')}, stake {state.stake}"
         for q, name in enumerate(names):
             yield f"  {name}: {format_cards(state.hand(q))}"
         yield f"  upcard {format_cards([state.discards[-1]])}, stock {len(state.stock)} cards"

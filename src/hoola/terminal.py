@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 import sys
+import time
 from collections.abc import Callable, Sequence
-from datetime import datetime
 from pathlib import Path
 from typing import TextIO
 
@@ -13,13 +13,19 @@ from hoola.actions import Action, Draw, parse_action
 from hoola.bots import make_bot
 from hoola.cards import JOKER, format_card, format_cards
 from hoola.errors import HoolaError
-from hoola.match import Match
-from hoola.play import Player, play_deal
-from hoola.records import dumps, record_of
+from hoola.play import LiveWindow, Player, play_deal
 from hoola.rules import Rules
+from hoola.saves import SavedMatch, default_save_path, forget_if_empty
 from hoola.scoring import hand_points
 from hoola.state import DealState
-from hoola.text import describe_settlement, describe_table, stakes
+from hoola.text import (
+    agree,
+    describe_race,
+    describe_settlement,
+    describe_table,
+    knocker_of,
+    stakes,
+)
 from hoola.views import View
 
 __all__ = ["Quit", "TerminalPlayer", "default_save_path", "run_terminal_game"]
@@ -37,10 +43,25 @@ class Quit(Exception):
 class TerminalPlayer:
     """A person at a terminal: shows the view, lists the legal moves, reads a choice."""
 
-    def __init__(self, read: Callable[[str], str] | None = None, out: TextIO | None = None) -> None:
+    def __init__(self, read: Callable[[str], str] | None = None, out: TextIO | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.read = read or input
         self.out = out or sys.stdout
+        self.clock = clock
         self.by_rank = False
+        self.question: View | None = None
+
+    def ask(self, view: View) -> None:
+        """Note the question of a claim window; it is put when :meth:`answer` is called."""
+        self.question = view
+
+    def answer(self, within: float | None) -> tuple[Action | None, float] | None:
+        """Put the noted question and read the answer, timed from the moment it was shown (a
+        line cannot be taken back, so ``within`` is not kept: a late claim loses the race)."""
+        assert self.question is not None
+        start = self.clock()
+        action = self.act(self.question)
+        return action, self.clock() - start
 
     def say(self, text: str = "") -> None:
         """Print one line to the player."""
@@ -124,7 +145,7 @@ class TerminalPlayer:
             try:
                 action = parse_action(f"{view.names[view.player]} {line}", view.names)
             except HoolaError as exc:
-                self.say(f"Cannot read that: {exc.message}")
+                self.say(unreadable(line, exc))
                 continue
             match = _find_equivalent(action, moves)
             if match is None:
@@ -136,6 +157,33 @@ class TerminalPlayer:
         """A move as the person would type it (without their own name)."""
         from hoola.actions import format_action
         return format_action(action, view.names).split(" ", 1)[1]
+
+
+# How each move is typed, for a move that could not be read.
+FORMS = {"draw": "draw", "take": "take 9d with 9s 9h (or take 9d for blast)",
+         "meld": "meld 3c 4c 5c", "add": "add 6c on 5c (or add 6c on m2)",
+         "discard": "discard Kd", "knock": "knock", "blast": "blast", "sevens": "sevens",
+         "play": "play", "drop": "drop"}
+
+
+def unreadable(line: str, error: HoolaError) -> str:
+    """One line on a typed move that cannot be read: the card at fault, or how that move is
+    typed, never the whole grammar.
+
+    >>> unreadable("meld", HoolaError("x"))
+    "Cannot read 'meld': type it as: meld 3c 4c 5c."
+    """
+    verb = line.split()[0].lower()
+    # The engine's message names the action as read ('You meld ...'): keep only the reason.
+    reason = error.message.split("': ", 1)[-1].rstrip(".")
+    if reason.startswith("cannot read "):
+        return f"C{reason[1:]}."
+    if verb in FORMS and not reason.startswith("expected one of"):
+        return f"Cannot read that: {reason}."
+    if verb in FORMS:
+        return f"Cannot read {line!r}: type it as: {FORMS[verb]}."
+    return f"There is no move {verb!r}: type the number of a move, or a move such as " \
+           "'discard Kd' (h for help)."
 
 
 def _find_equivalent(action: Action, moves: Sequence[Action]) -> Action | None:
@@ -161,60 +209,79 @@ def _find_equivalent(action: Action, moves: Sequence[Action]) -> Action | None:
     return None
 
 
-def default_save_path() -> Path:
-    """Where games are saved unless told otherwise: ``~/.hoola/games/<time>.toml``."""
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    return Path.home() / ".hoola" / "games" / f"hoola-{stamp}.toml"
-
-
 def run_terminal_game(rules: Rules, *, players: int = 4, bots: Sequence[str] = ("greedy",),
                       seed: int | None = None, deals: int = 1, name: str = "You",
-                      save: Path | None = None, read: Callable[[str], str] | None = None,
+                      save: Path | None = None, resume: Path | None = None,
+                      bot_reaction: tuple[float, float] = (0.8, 1.5),
+                      read: Callable[[str], str] | None = None,
                       out: TextIO | None = None) -> Path:
-    """Play ``deals`` deals against bots in the terminal; return the path of the saved record."""
+    """Play ``deals`` deals against bots in the terminal (or go on with the match saved at
+    ``resume``); return the path of the saved record, which is saved after every move.
+
+    Raises :class:`~hoola.errors.RecordError` for a save that cannot be resumed and ``OSError``
+    when the game cannot be saved, before play starts.
+    """
     person = TerminalPlayer(read, out)
-    seed = seed if seed is not None else random.randrange(2**31)
-    bot_kinds = [bots[i % len(bots)] for i in range(players - 1)]
-    names = [name] + [f"{kind.capitalize()}{i + 1}" for i, kind in enumerate(bot_kinds)]
-    seats: list[Player] = [person] + [make_bot(kind, seed + i) for i, kind in
-                                      enumerate(bot_kinds, 1)]
-    match = Match(rules, names, seed=seed)
-    path = save or default_save_path()
-    person.say(f"Hoola, {rules.preset_name} rules, {players} players: {', '.join(names)}. "
-               f"Seed {seed}. Type h for help.")
+    if resume is not None:
+        game = SavedMatch.resume(resume, seed=seed)
+    else:
+        path = save or default_save_path()
+        try:
+            game = SavedMatch.new(rules, players=players, bots=bots, seed=seed, deals=deals,
+                                  name=name, path=path)
+        finally:
+            if save is None:
+                forget_if_empty(path)
+    names, me = game.names, game.person
+    seats: list[Player] = [person if q == me else make_bot(kind, game.seed + q)
+                           for q, kind in enumerate(game.kinds)]
+    window = LiveWindow(me, person, reaction=bot_reaction,
+                        rng=random.Random(f"reaction {game.seed}"),
+                        on_race=lambda race: person.say(describe_race(race, names, me)))
+    person.say(f"Hoola, {game.rules.preset_name} rules, {len(names)} players: "
+               f"{', '.join(names)}. Seed {game.seed}. Type h for help.")
 
     def announce(state: DealState, record: Action) -> None:
-        if record.player == 0:
+        problem = game.moved(state)
+        if problem is not None:
+            person.say(problem)
+        if record.player == me:
             if isinstance(record, Draw) and record.card is not None:
                 person.say(f"You drew {format_card(record.card)}.")
             return
         shown = state.format(Draw(record.player) if isinstance(record, Draw) else record)
         person.say(f"  {shown}")
 
+    if game.is_over:
+        person.say(f"This match is over ({game.plan.deals} of {game.plan.deals} deals played): "
+                   + ", ".join(f"{names[q]} {stakes(v)}" for q, v in game.match.totals.items()))
     try:
-        for number in range(1, deals + 1):
-            state = match.new_deal()
+        while not game.is_over:
+            state = game.next_deal()
+            stake = f", stake {stakes(state.stake).lstrip('+')}" if state.stake != 1 else ""
             person.say("")
-            person.say(f"=== Deal {number} of {deals}: {names[state.dealer]} deals"
-                       f"{', stake ' + str(state.stake) if state.stake != 1 else ''} ===")
-            play_deal(state, seats, on_action=announce)
-            match.finish_deal()
+            person.say(f"=== Deal {game.deal_number} of {game.plan.deals}: "
+                       f"{agree(names[state.dealer], 'deal')}{stake} ===")
+            if state.history:
+                person.say(f"(resumed after {len(state.history)} moves)")
+            play_deal(state, seats, on_action=announce, window=window)
             assert state.result is not None
             person.say("")
             for line in describe_settlement(state.result, names,
-                                            [state.hand(q) for q in range(state.n)]):
+                                            [state.hand(q) for q in range(state.n)], me=me,
+                                            knocker=knocker_of(state.history)):
                 person.say(line)
-            if deals > 1:
+            if game.plan.deals > 1:
                 person.say("Match totals: " + ", ".join(f"{names[q]} {stakes(v)}"
-                                                        for q, v in match.totals.items()))
-    except Quit:
+                                                        for q, v in game.match.totals.items()))
+    except (Quit, KeyboardInterrupt):  # q, the end of input, or Ctrl+C: all leave the same way
+        person.say("")
         person.say("You left the game.")
     finally:
-        finished = [s for s in match.deals if s.is_over]
-        totals = match.totals if len(finished) > 1 else None
-        if match.deals:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(dumps(record_of(match.deals, rules=rules, totals=totals)),
-                            encoding="utf-8")
-            person.say(f"Game saved to {path} (check it with: hoola verify {path})")
-    return path
+        if game.save_problem is None:
+            person.say(f"Game saved to {game.path} (check it with: hoola verify {game.path})")
+        else:
+            person.say(game.save_problem)
+    if not game.is_over:
+        person.say(f"Go on with: hoola play --plain --resume {game.path}")
+    return game.path

@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-from hoola.cards import format_cards
+from hoola.actions import Action, Draw, Knock, Take
+from hoola.cards import format_card, format_cards
 from hoola.melds import Meld
 from hoola.records import format_number
 from hoola.scoring import Settlement
 
-__all__ = ["describe_settlement", "describe_table", "stakes"]
+if TYPE_CHECKING:
+    from hoola.play import ClaimRace
+
+__all__ = ["agree", "describe_end", "describe_race", "describe_settlement", "describe_table",
+           "knocker_of", "stakes"]
+
+# Verbs whose third person is not simply the verb with an "s".
+_THIRD_PERSON = {"go": "goes", "have": "has", "do": "does", "be": "is"}
 
 END_NAMES = {
     "sopang": "a minor blast (sopang)",
@@ -29,6 +38,91 @@ def stakes(value: Fraction | int) -> str:
     return text if text.startswith("-") or value == 0 else "+" + text
 
 
+def agree(name: str, verb: str) -> str:
+    """``verb`` as ``name`` says it: "You deal", but "Ann deals" (a player may be named You).
+
+    >>> agree("You", "owe"), agree("Greedy1", "owe"), agree("Ann", "go")
+    ('You owe', 'Greedy1 owes', 'Ann goes')
+    """
+    if name.lower() == "you":
+        return f"{name} {'are' if verb == 'be' else verb}"
+    if verb in _THIRD_PERSON:
+        return f"{name} {_THIRD_PERSON[verb]}"
+    return f"{name} {verb}{'es' if verb.endswith(('s', 'sh', 'ch', 'x')) else 's'}"
+
+
+def _who(names: Sequence[str], seats: Sequence[int], me: int | None) -> str:
+    """The players named for a sentence, "you" for ``me``: "Greedy1 and you"."""
+    said = ["you" if q == me else names[q] for q in seats]
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+
+
+def _win(names: Sequence[str], seats: Sequence[int], me: int | None) -> str:
+    who = _who(names, seats, me)
+    return f"{who} {'win' if len(seats) > 1 else agree(who, 'win').split()[-1]}"
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def knocker_of(history: Sequence[Action]) -> int | None:
+    """Who knocked in a deal's history (None if nobody did)."""
+    return next((a.player for a in reversed(history) if isinstance(a, Knock)), None)
+
+
+def describe_end(result: Settlement, names: Sequence[str], knocker: int | None = None,
+                 me: int | None = None) -> str:
+    """How play ended and who won, in one sentence: "Greedy1 knocked with 9 points but was
+    undercut: Greedy3 wins with 6." With ``me``, that player is "you"."""
+    winners = list(result.winners)
+    low = min((result.points[w] for w in winners if w in result.points), default=None)
+    with_low = f" with {low}" if low is not None else ""
+    if result.end == "knock" and knocker is not None:
+        who = "You" if knocker == me else names[knocker]
+        points = result.points.get(knocker)
+        head = f"{who} knocked" + (f" with {points} points" if points is not None else "")
+        if knocker in winners:
+            return f"{head} and won."
+        how = "was undercut" if low is not None and points is not None and low < points \
+            else "was tied"
+        return f"{head} but {how}: {_win(names, winners, me)}{with_low}."
+    if result.end == "stock":
+        return f"The stock ran out: {_win(names, winners, me)}, holding fewest points" \
+               f"{f' ({low})' if low is not None else ''}."
+    deeds = {"out": "went out", "hoola": "made a Hoola (all cards melded in one turn)",
+             "sopang": "blasted: a minor blast (sopang)",
+             "daepang": "blasted: a major blast (daepang)", "sevens": "showed four sevens"}
+    if result.end in deeds:
+        return f"{_capital(_who(names, winners, me))} {deeds[result.end]}."
+    # A knock whose knocker is not known: do not name a winner as the knocker.
+    return f"Play ended by {END_NAMES.get(result.end, result.end)}: " \
+           f"{_win(names, winners, me)}{with_low}."
+
+
+def describe_race(race: ClaimRace, names: Sequence[str], me: int,
+                  label: Callable[[int], str] = format_card) -> str:
+    """What a claim window the person had a say in came to: "Greedy3 was quicker and took Q♦."
+
+    ``label`` names a card (``Qd`` by default; the full screen draws ``Q♦``).
+    """
+    card = label(race.card)
+    winner = race.winner.player
+    others = [q for q in race.claimants if q not in (winner, me)]
+    if winner == me:
+        if race.by_turn:
+            return f"You took {card}: your turn comes before {_who(names, others, me)}'s."
+        return f"You were quicker than {_who(names, others, me)} and took {card}."
+    who = names[winner]
+    if isinstance(race.mine, Draw):
+        return f"{who} claimed {card} before you drew."
+    if race.by_turn and race.answered:
+        return f"{who} took {card}: {who}'s turn comes before yours."
+    if race.answered or not isinstance(race.winner, Take):
+        return f"{who} was quicker and took {card}."
+    return f"{who} was quicker and took {card} before you answered."
+
+
 def describe_table(table: Sequence[Meld], names: Sequence[str]) -> list[str]:
     """One line a meld, grouped by owner."""
     lines = []
@@ -41,14 +135,13 @@ def describe_table(table: Sequence[Meld], names: Sequence[str]) -> list[str]:
 
 def describe_settlement(result: Settlement, names: Sequence[str],
                         hands: Sequence[Sequence[int]] | None = None,
-                        me: int | None = None) -> list[str]:
-    """The settlement explained line by line: who won how, who pays what and why.
+                        me: int | None = None, knocker: int | None = None) -> list[str]:
+    """The settlement explained line by line: how play ended, who pays what and why.
 
-    With ``me``, that player's lines speak to them ("You owe 3").
+    With ``me``, that player's lines speak to them ("You owe 3"); ``knocker`` names who knocked
+    (:func:`knocker_of`), so that an undercut knock is told as one.
     """
-    winners = ", ".join(names[w] for w in result.winners)
-    lines = [f"Play ended by {END_NAMES.get(result.end, result.end)}. Winner"
-             f"{'s' if len(result.winners) > 1 else ''}: {winners}."]
+    lines = [describe_end(result, names, knocker, me)]
     for seat in sorted(result.points):
         hand = f"  [{format_cards(hands[seat])}]" if hands is not None else ""
         lines.append(f"  {names[seat]}: {result.points[seat]} points in hand{hand}")
@@ -57,10 +150,10 @@ def describe_settlement(result: Settlement, names: Sequence[str],
         if line.last:
             why.append(f"last place ({line.last})")
         why.extend(f"x{format_number(f).strip(chr(34))} {label}" for label, f in line.multipliers)
-        who = "You owe" if line.seat == me else f"{names[line.seat]} owes"
+        who = "You owe" if line.seat == me else agree(names[line.seat], "owe")
         lines.append(f"  {who} {format_number(line.amount).strip(chr(34))}: " + ", ".join(why))
     if result.payer is not None and result.losers:
-        who = "You pay" if result.payer == me else f"{names[result.payer]} pays"
+        who = "You pay" if result.payer == me else agree(names[result.payer], "pay")
         lines.append(f"  One pays all: {who} every loser's amount"
                      + (", doubled" if result.pay_all_factor == 2 else "")
                      + " and the others pay nothing")

@@ -7,6 +7,9 @@ The deal is played by :func:`hoola.play.play_deal` in a worker thread (see
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import signal
 import time
 from collections.abc import Callable
 from functools import partial
@@ -22,8 +25,10 @@ from textual.timer import Timer
 from textual.widgets import RichLog, Static
 
 from hoola.actions import Action, Add, Discard, NewMeld, Take
-from hoola.tui.cardface import card_chip
-from hoola.tui.hints import Adviser
+from hoola.play import ClaimRace
+from hoola.text import describe_race
+from hoola.tui.cardface import card_chip, card_label
+from hoola.tui.hints import Adviser, hint_words
 from hoola.tui.moves import candidates, describe, log_line, next_step, why_not
 from hoola.tui.screens import (
     ChoiceScreen,
@@ -40,6 +45,7 @@ __all__ = ["HoolaApp"]
 
 WIDE = 120  # columns from which the log sits beside the table
 TALL = 36  # lines from which cards are drawn large and the table framed
+NEWS_SECONDS = 4.0  # how long news (who won a claim) stays beside the piles
 
 CSS = """
 Screen { layout: horizontal; }
@@ -85,7 +91,8 @@ class FromWorker(Message):
 
 class HoolaApp(App[str]):
     """Hoola against bots, full screen. ``claim_seconds`` is how long a claim prompt waits
-    (0: until the person answers); the app's result is the path of the saved record."""
+    (0: until the person answers), by ``clock``; the app's result is the path of the saved
+    record."""
 
     TITLE = "Hoola"
     CSS = CSS
@@ -103,11 +110,12 @@ class HoolaApp(App[str]):
                                                   priority=True),
     ]
 
-    def __init__(self, session: Session, *, claim_seconds: float = 5.0) -> None:
+    def __init__(self, session: Session, *, claim_seconds: float = 5.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__()
         self.session = session
         self.claim_seconds = claim_seconds
-        self.person = PersonSeat(self._ask_from_worker)
+        self.person = PersonSeat(self._ask_from_worker, self._withdraw_from_worker)
         self.adviser = Adviser(seed=session.seed)
         self.view: View | None = None
         self.asking: View | None = None
@@ -118,10 +126,13 @@ class HoolaApp(App[str]):
         self.flash = Text("")
         self.suggested: Action | None = None
         self.deadline: float | None = None
-        self.last_tick = time.monotonic()
+        self.clock = clock  # the countdown's clock (a test may turn it by hand)
+        self.last_tick = clock()
+        self.ticks = 0  # how many times the countdown was looked at (tests wait on it)
         self.flash_timer: Timer | None = None
         self.deal_over = False
         self.big = False
+        self.keep_message_until = 0.0  # news for the person outlasts the next question
 
     # -- layout -------------------------------------------------------------------------------
 
@@ -147,6 +158,7 @@ class HoolaApp(App[str]):
         self._fit(self.size.width, self.size.height)
         self._say(Text(f"Hoola, {self.session.rules.preset_name} rules. Press ? for help.",
                        style="bold"))
+        self._on_signals(True)
         if self.session.is_over:
             # A finished match was resumed: show how it ended rather than deal again.
             last = self.session.match.deals[-1].view(self.session.person)
@@ -157,8 +169,24 @@ class HoolaApp(App[str]):
 
     def on_unmount(self) -> None:
         """Leaving by any way ends the deal's worker (the record is saved after every move)."""
+        self._on_signals(False)
         self.session.stop()
         self.person.stop()
+
+    def _on_signals(self, listen: bool) -> None:
+        """A kill (SIGTERM) or a closed terminal (SIGHUP) leaves as q does: the terminal is put
+        back as it was, and the game is saved already."""
+        loop = asyncio.get_running_loop()
+        for name in ("SIGTERM", "SIGHUP"):
+            signum = getattr(signal, name, None)
+            if signum is None:
+                continue
+            # Not every platform or thread can listen (Windows, a loop off the main thread).
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                if listen:
+                    loop.add_signal_handler(signum, self._leave)
+                else:
+                    loop.remove_signal_handler(signum)
 
     def on_resize(self, event: events.Resize) -> None:
         """Put the log beside the table when the terminal is wide; larger cards when tall."""
@@ -175,7 +203,9 @@ class HoolaApp(App[str]):
 
     @work(thread=True, exclusive=True, group="deal")
     def _play_deal(self) -> None:
-        self.session.play(self.person, self._action_from_worker, self._start_from_worker)
+        self.session.play(self.person, self._action_from_worker, self._start_from_worker,
+                          on_race=partial(self._later, self._race),
+                          on_problem=partial(self._later, self._save_problem))
 
     def _later(self, call: Callable[..., None], *args: Any) -> None:
         # Posting never blocks the worker, even while the app is closing; messages keep order.
@@ -193,6 +223,9 @@ class HoolaApp(App[str]):
 
     def _ask_from_worker(self, view: View) -> None:
         self._later(self._ask, view)
+
+    def _withdraw_from_worker(self, view: View) -> None:
+        self._later(self._withdraw, view)
 
     def _deal_started(self, view: View) -> None:
         session = self.session
@@ -225,9 +258,10 @@ class HoolaApp(App[str]):
     def _ask(self, view: View) -> None:
         self.asking = view
         self.suggested = None
-        self.message = Text("")
+        if self.clock() >= self.keep_message_until:
+            self.message = Text("")
         if view.can_pass and self.claim_seconds > 0:
-            self.deadline = time.monotonic() + self.claim_seconds
+            self.deadline = self.clock() + self.claim_seconds
             self.bell()
         else:
             self.deadline = None
@@ -236,13 +270,36 @@ class HoolaApp(App[str]):
     def _answer(self, action: Action | None) -> None:
         if self.asking is None:
             return
+        self._close_question()
+        self.person.give(action)
+
+    def _withdraw(self, view: View) -> None:
+        """The window closed before the person answered (someone was quicker)."""
+        if self.asking is view:
+            if isinstance(self.screen, ChoiceScreen):
+                self.screen.dismiss(None)  # the list of ways to take the card is moot now
+            self._close_question()
+
+    def _close_question(self) -> None:
         self.asking = None
         self.deadline = None
         self.suggested = None
         self.picked = set()
-        self.person.answer(action)
         if self.view is not None:
             self._show(self.view)
+
+    def _race(self, race: ClaimRace) -> None:
+        text = describe_race(race, self.session.names, self.session.person, card_label)
+        self._news(Text(text, style="bold #ffaf5f"))
+
+    def _save_problem(self, problem: str) -> None:
+        self._news(Text(problem, style="bold red"))
+
+    def _news(self, text: Text) -> None:
+        """Something the person must hear: in the log, and beside the piles for a while."""
+        self._say(text)
+        self.keep_message_until = self.clock() + NEWS_SECONDS
+        self._tell(text)
 
     def _finish(self, view: View) -> None:
         session = self.session
@@ -314,10 +371,11 @@ class HoolaApp(App[str]):
     def _time_left(self) -> float | None:
         if self.deadline is None:
             return None
-        return max(0.0, self.deadline - time.monotonic())
+        return max(0.0, self.deadline - self.clock())
 
     def _tick(self) -> None:
-        now = time.monotonic()
+        self.ticks += 1
+        now = self.clock()
         elapsed, self.last_tick = now - self.last_tick, now
         if self.deadline is None or self.asking is None:
             return
@@ -325,7 +383,7 @@ class HoolaApp(App[str]):
             # A list, the help or the log is open over the table: the countdown waits.
             self.deadline += elapsed
             return
-        if time.monotonic() >= self.deadline:
+        if now >= self.deadline:
             view = self.asking
             self._say(Text.assemble("You let ", card_chip(view.claimable), " go")
                       if view.claimable is not None else Text("You wait"))
@@ -459,11 +517,11 @@ class HoolaApp(App[str]):
             return
         self.suggested = action
         head = Text("Hint: ", style="bold #87d7ff")
-        what = Text("let it go") if action is None else describe(action, view)
+        what, reason = hint_words(action, why, view)
         keys = Text(" (Esc)" if action is None else " · Enter plays it", style="bold")
-        self._say(Text.assemble(Text(f"Hint from the {self.adviser.source}: ", style="#87d7ff"),
-                                what, " — ", why))
-        self._tell(Text.assemble(head, what, keys, "\n", Text(why, style="italic")))
+        # Said once, beside the piles (the log keeps what was played, not what was advised).
+        self._tell(Text.assemble(head, what, keys, "\n" if reason else "",
+                                 Text(reason, style="italic")))
         if action is None:
             return
         cards: tuple[int, ...] = ()

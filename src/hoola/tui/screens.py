@@ -17,7 +17,7 @@ from textual.widgets import OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from hoola.actions import Action
-from hoola.text import END_NAMES, describe_settlement, stakes
+from hoola.text import describe_end, describe_settlement, knocker_of, stakes
 from hoola.tui.cardface import chips
 from hoola.views import View
 
@@ -82,11 +82,9 @@ class SettlementScreen(ModalScreen[str]):
         result = view.result
         assert result is not None
         names = view.names
-        winners = ", ".join("you" if w == view.player else names[w] for w in result.winners)
         won = view.player in result.winners
         head = Text(f"Deal {self.deal} of {self.deals}: ", style="bold")
-        head.append(f"{'You win' if won else winners + ' won'} by "
-                    f"{END_NAMES.get(result.end, result.end)}",
+        head.append(describe_end(result, names, knocker_of(view.history), me=view.player),
                     style="bold green" if won else "bold red")
         with Vertical(id="settlement"):
             with VerticalScroll():

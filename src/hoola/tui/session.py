@@ -1,104 +1,112 @@
-"""One person's match against bots: the seats, each deal run by :func:`hoola.play.play_deal`,
-the record saved after every move, and resuming a saved match.
+"""One person's match against bots on the full screen: the seats, each deal run by
+:func:`hoola.play.play_deal` with a live claim window, the record saved after every move.
 
 The deal runs in a worker thread with the engine's own driver, so the screen plays by exactly the
-rules of the plain game: the person's seat is a :class:`PersonSeat` whose ``act`` asks the screen
-and waits for the answer. The screen only ever receives the person's view.
-
->>> plan = MatchPlan("You", ("greedy", "random"), 3)
->>> MatchPlan.from_comment(plan.comment(), ["You", "Greedy1", "Random2"]) == plan
-True
+rules of the plain game: the person's seat is a :class:`PersonSeat` that puts each question on
+the screen and waits for the answer. The screen only ever receives the person's view.
 """
 
 from __future__ import annotations
 
-import os
 import queue
 import random
 import threading
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from fractions import Fraction
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from hoola.actions import Action, Draw
 from hoola.bots import make_bot
 from hoola.match import Match
-from hoola.play import Player, play_deal
-from hoola.records import dumps, load, record_of, resume_match
-from hoola.rules import Rules
+from hoola.play import ClaimRace, LiveWindow, Player, play_deal
+from hoola.saves import MatchPlan, SavedMatch
 from hoola.state import DealState
 from hoola.views import View
 
-__all__ = ["MatchPlan", "PacedBot", "PersonSeat", "Session", "Stop"]
+__all__ = ["REACTION", "MatchPlan", "PacedBot", "PersonSeat", "Session", "Stop"]
 
-META = "# hoola play:"
+REACTION = (0.8, 1.5)  # seconds a bot takes to claim a discard: a quick person can beat it
 
 
 class Stop(Exception):
     """The person left: the deal's worker stops where it is (the record is already saved)."""
 
 
-@dataclass(frozen=True, slots=True)
-class MatchPlan:
-    """Who the person is, which bots sit at the other seats (in seat order), how many deals."""
-
-    you: str
-    bots: tuple[str, ...]
-    deals: int
-
-    def comment(self) -> str:
-        """The record's first line, so that ``--resume`` knows the match as it was set up."""
-        return f"{META} you={self.you} bots={','.join(self.bots)} deals={self.deals}\n"
-
-    @classmethod
-    def from_comment(cls, comment: str, players: Sequence[str]) -> MatchPlan:
-        """The plan a record's comment names; for other records: the first player against
-        greedy bots, as many deals as recorded."""
-        fields: dict[str, str] = {}
-        for line in comment.splitlines():
-            if line.startswith(META):
-                fields = dict(w.partition("=")[::2] for w in line[len(META):].split())
-        you = fields.get("you", players[0])
-        if you not in players:
-            you = players[0]
-        bots = tuple(b for b in fields.get("bots", "").split(",") if b)
-        if len(bots) != len(players) - 1:
-            bots = ("greedy",) * (len(players) - 1)
-        deals = fields.get("deals", "")
-        return cls(you, bots, int(deals) if deals.isdigit() and int(deals) > 0 else 0)
-
-
 class PersonSeat:
-    """The person at the table: ``act`` shows the question on the screen and waits for a key."""
+    """The person at the table: each question goes to the screen, and the answer comes back
+    with the moment it was given (for the race for a discard).
 
-    def __init__(self, ask: Callable[[View], None]) -> None:
-        self.ask = ask
-        self.answers: queue.Queue[tuple[bool, Action | None]] = queue.Queue()
+    ``show`` puts a question on the screen; ``withdraw`` takes it off when the window closed
+    before the person answered. Both are called from the deal's worker thread.
+    """
+
+    def __init__(self, show: Callable[[View], None],
+                 withdraw: Callable[[View], None] | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.show = show
+        self.withdraw = withdraw
+        self.clock = clock
+        self.answers: queue.Queue[tuple[bool, Action | None, float]] = queue.Queue()
+        self.lock = threading.Lock()
+        self.open = False
+        self.asked_at = 0.0
+        self.view: View | None = None
+
+    def ask(self, view: View) -> None:
+        """Put the question on ``view`` to the person, without waiting."""
+        with self.lock:
+            self.open = True
+            self.asked_at = self.clock()
+            self.view = view
+        self.show(view)
+
+    def answer(self, within: float | None) -> tuple[Action | None, float] | None:
+        """The person's answer and how long after the question it came; None if none came
+        ``within`` seconds (the question is then taken off the screen)."""
+        try:
+            timeout = None if within is None else max(0.0, self.asked_at + within - self.clock())
+            stop, action, at = self.answers.get(timeout=timeout)
+        except queue.Empty:
+            with self.lock:
+                # An answer given while the wait ran out still counts, by its own moment.
+                if self.answers.empty():
+                    self.open = False
+                    if self.withdraw is not None and self.view is not None:
+                        self.withdraw(self.view)
+                    return None
+            stop, action, at = self.answers.get_nowait()
+        if stop:
+            raise Stop
+        return action, at
 
     def act(self, view: View) -> Action | None:
         """Ask the screen for a decision on ``view``; wait until it is given (or the game ends)."""
         if not view.legal:
             return None
         self.ask(view)
-        stop, action = self.answers.get()
-        if stop:
-            raise Stop
-        return action
+        got = self.answer(None)
+        assert got is not None
+        return got[0]
 
-    def answer(self, action: Action | None) -> None:
-        """The person's decision: an action from the view's legal ones, or None to let it go."""
-        self.answers.put((False, action))
+    def give(self, action: Action | None) -> bool:
+        """The person's decision (a legal action of the question's view, or None to let the
+        discard go); False if the question was withdrawn already."""
+        with self.lock:
+            if not self.open:
+                return False
+            self.open = False
+            self.answers.put((False, action, self.clock() - self.asked_at))
+            return True
 
     def stop(self) -> None:
         """End the waiting: the deal's worker stops."""
-        self.answers.put((True, None))
+        self.answers.put((True, None, 0.0))
 
 
 class PacedBot:
     """A bot that waits a moment before acting on its own turn, so a person can follow the play.
 
-    In a claim window it decides at once: bots decide in the same window as the person.
+    In a claim window it decides at once; the window gives its claim a reaction time.
     """
 
     def __init__(self, bot: Player, delay: float, stopped: threading.Event) -> None:
@@ -114,84 +122,21 @@ class PacedBot:
         return self.bot.act(view)
 
 
-class Session:
-    """A match between one person and bots, saved to ``path`` after every move."""
+class Session(SavedMatch):
+    """A match between one person and bots on the full screen, saved after every move.
+
+    ``bot_delay`` is the pause before each move of a bot's turn; ``reaction`` the range of a bot's
+    reaction time in a claim window (drawn from the session's seed, window by window).
+    """
 
     def __init__(self, match: Match, plan: MatchPlan, path: Path, *, seed: int,
-                 bot_delay: float = 0.6) -> None:
-        if plan.deals < 1:
-            plan = MatchPlan(plan.you, plan.bots, max(len(match.deals), 1))
-        self.match = match
-        self.plan = plan
-        self.path = path
-        self.seed = seed
-        self.names = match.names
-        self.person = self.names.index(plan.you)
+                 bot_delay: float = 0.6, reaction: tuple[float, float] = REACTION) -> None:
+        super().__init__(match, plan, path, seed=seed)
         self.rng = random.Random(seed)
+        self.reactions = random.Random(f"reaction {seed}")
         self.stopped = threading.Event()
         self.bot_delay = bot_delay
-        kinds = iter(plan.bots)
-        self.kinds = ["you" if q == self.person else next(kinds) for q in range(len(self.names))]
-
-    @classmethod
-    def new(cls, rules: Rules, *, players: int = 4, bots: Sequence[str] = ("greedy",),
-            seed: int | None = None, deals: int = 1, name: str = "You",
-            path: Path, bot_delay: float = 0.6) -> Session:
-        """A new match: the person in the first seat, bots named after their kind."""
-        seed = seed if seed is not None else random.randrange(2**31)
-        kinds = tuple(bots[i % len(bots)] for i in range(players - 1))
-        names = [name] + [f"{kind.capitalize()}{i}" for i, kind in enumerate(kinds, 1)]
-        return cls(Match(rules, names, seed=seed), MatchPlan(name, kinds, deals), path, seed=seed,
-                   bot_delay=bot_delay)
-
-    @classmethod
-    def resume(cls, path: Path, *, seed: int | None = None, bot_delay: float = 0.6) -> Session:
-        """The match saved at ``path``, its unfinished deal continued where it stopped."""
-        record = load(path)
-        seed = seed if seed is not None else random.randrange(2**31)
-        match = resume_match(record, seed=seed)
-        return cls(match, MatchPlan.from_comment(record.comment, record.players), path,
-                   seed=seed, bot_delay=bot_delay)
-
-    # -- the match ----------------------------------------------------------------------------
-
-    @property
-    def rules(self) -> Rules:
-        """The rules of the match."""
-        return self.match.rules
-
-    @property
-    def deal_number(self) -> int:
-        """The number of the deal being played (or last played), from 1."""
-        return max(len(self.match.deals), 1)
-
-    @property
-    def finished_deals(self) -> int:
-        """How many deals are over."""
-        return sum(1 for s in self.match.deals if s.is_over)
-
-    @property
-    def is_over(self) -> bool:
-        """Whether every deal of the match has been played."""
-        return self.finished_deals >= self.plan.deals
-
-    def deal_results(self) -> list[tuple[int, dict[int, Fraction]]]:
-        """Each finished deal's number and payments, for the running score."""
-        return [(i, dict(s.result.payments)) for i, s in enumerate(self.match.deals, 1)
-                if s.result is not None]
-
-    def save(self) -> None:
-        """Write the record of the match so far (``hoola verify`` accepts it)."""
-        if not self.match.deals:
-            return
-        totals = self.match.totals if self.plan.deals > 1 and self.finished_deals else None
-        record = record_of(self.match.deals, rules=self.rules, totals=totals,
-                           comment=self.plan.comment())
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        # Write aside, then replace: whoever reads the file never sees half a record.
-        part = self.path.with_name(self.path.name + ".part")
-        part.write_text(dumps(record), encoding="utf-8")
-        os.replace(part, self.path)
+        self.reaction = reaction
 
     def players(self, person: PersonSeat) -> list[Player]:
         """The seats: the person, and each bot paced for the screen."""
@@ -205,34 +150,41 @@ class Session:
         return seats
 
     def play(self, person: PersonSeat, on_action: Callable[[View, Action, int | None], None],
-             on_start: Callable[[View], None]) -> DealState | None:
+             on_start: Callable[[View], None],
+             on_race: Callable[[ClaimRace], None] | None = None,
+             on_problem: Callable[[str], None] | None = None) -> DealState | None:
         """Play the current deal (or the next one) to its end, in the calling thread.
 
         ``on_start`` gets the person's first view; ``on_action`` each public action with the
-        person's view after it (and the card the person drew, for their own draws). Returns the
-        finished deal, or None if the person left.
+        person's view after it (and the card the person drew, for their own draws); ``on_race``
+        how a claim window the person had a say in ended; ``on_problem`` a sentence when saving
+        fails or works again. Returns the finished deal, or None if the person left.
         """
-        deals = self.match.deals
-        state = deals[-1] if deals and not deals[-1].is_over else self.match.new_deal()
-        self.save()
+        state = self.next_deal()
         on_start(state.view(self.person))
 
         def told(s: DealState, record: Action) -> None:
             public = Draw(record.player) if isinstance(record, Draw) else record
             drawn = record.card if isinstance(record, Draw) and record.player == self.person \
                 else None
-            if s.is_over:
-                self.match.finish_deal()
-            self.save()
+            problem = self.moved(s)
+            if problem is not None and on_problem is not None:
+                on_problem(problem)
             if self.stopped.is_set():
                 raise Stop
             on_action(s.view(self.person), public, drawn)
 
+        window = LiveWindow(self.person, person, reaction=self.reaction, rng=self.reactions,
+                            on_race=on_race, pause=self._pause)
         try:
-            play_deal(state, self.players(person), self.rng, on_action=told)
+            play_deal(state, self.players(person), self.rng, on_action=told, window=window)
         except Stop:
             return None
         return state
+
+    def _pause(self, seconds: float) -> None:
+        if self.stopped.wait(seconds):
+            raise Stop
 
     def stop(self) -> None:
         """Make a running deal's worker stop at its next step."""

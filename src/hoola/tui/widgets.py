@@ -24,24 +24,59 @@ from hoola.tui.cardface import card_face, empty_face, face_size, meld_chips, sor
 from hoola.tui.moves import HandStatus, hand_status
 from hoola.views import View
 
-__all__ = ["HandPanel", "KeyBar", "PilePanel", "ScoreBar", "SeatsPanel"]
+__all__ = ["HandPanel", "KeyBar", "PilePanel", "ScoreBar", "SeatsPanel", "short_name"]
 
 class ScoreBar(Static):
-    """The top line: rules, deal number, stake and the running score."""
+    """The top line: rules, deal number, stake and the running score of every player.
+
+    On a narrow screen it says less (``deal 1/3``) and shortens names (``Gree3``), so that no
+    player drops off the end.
+    """
 
     def show(self, preset: str, deal: int, deals: int, stake: Fraction,
              names: Sequence[str], totals: dict[int, Fraction], person: int) -> None:
         """Update the line."""
-        text = Text.assemble(Text(" HOOLA ", style="bold #ffffff on #b5172f"),
-                             f" {preset} · deal {deal} of {deals}")
-        if stake != 1:
-            text.append(f" · stake {stakes(stake).lstrip('+')}", style="bold yellow")
-        text.append("  │ ")
-        for q, name in enumerate(names):
-            style = "bold" if q == person else ""
-            text.append(f"{name} {stakes(totals.get(q, Fraction(0)))}", style=style)
-            text.append("  ")
+        room = self.size.width or 10**6
+        scores = [stakes(totals.get(q, Fraction(0))) for q in range(len(names))]
+        stake_text = f" · stake {stakes(stake).lstrip('+')}" if stake != 1 else ""
+        heads = (f" {preset} · deal {deal} of {deals}{stake_text}",
+                 f" deal {deal}/{deals}{stake_text}", f" {deal}/{deals}")
+        longest = max(len(n) for n in names)
+        # Whole names before the rules' name; then names shortened, but not below 5 letters
+        # until the deal number is all that is left of the head.
+        tries = [(head, longest) for head in heads] + \
+            [(heads[1], w) for w in range(longest - 1, 4, -1)] + \
+            [(heads[2], w) for w in range(longest - 1, 2, -1)]
+        text = Text()
+        for head, width in tries:
+            for gap in ("  ", " "):
+                text = self._line(head, names, scores, person, width, gap)
+                if text.cell_len <= room:
+                    self.update(text)
+                    return
         self.update(text)
+
+    @staticmethod
+    def _line(head: str, names: Sequence[str], scores: Sequence[str], person: int, width: int,
+              gap: str) -> Text:
+        text = Text.assemble(Text(" HOOLA ", style="bold #ffffff on #b5172f"), head, " │")
+        for q, (name, score) in enumerate(zip(names, scores, strict=True)):
+            text.append(gap)
+            text.append(f"{short_name(name, width)} {score}", style="bold" if q == person else "")
+        return text
+
+
+def short_name(name: str, width: int) -> str:
+    """``name`` in at most ``width`` characters, keeping a number at its end (``Gree3``).
+
+    >>> short_name("Greedy3", 5), short_name("You", 5), short_name("Expert12", 4)
+    ('Gree3', 'You', 'Ex12')
+    """
+    if len(name) <= width:
+        return name
+    digits = len(name) - len(name.rstrip("0123456789"))
+    keep = max(1, width - digits)
+    return name[:keep] + name[len(name) - digits:] if digits else name[:width]
 
 
 class SeatsPanel(Static):

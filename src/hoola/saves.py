@@ -1,0 +1,284 @@
+"""The saved games of ``hoola play`` (both the plain and the full-screen game).
+
+A game is saved after every move as a record (``hoola verify`` accepts it) whose first line names
+the match (:class:`MatchPlan`), so that ``hoola play --resume`` rebuilds it. Every save replaces
+the file at once (:func:`write_atomically`): a kill, a power cut or a failed write leaves the
+previous save whole, never half a record.
+
+>>> plan = MatchPlan("You", ("greedy", "random"), 3)
+>>> MatchPlan.from_comment(plan.comment(), ["You", "Greedy1", "Random2"]) == plan
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import secrets
+import stat
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Self
+
+from hoola.errors import RecordError
+from hoola.match import Match
+from hoola.records import dumps, load, record_of, resume_match
+from hoola.rules import Rules
+from hoola.state import DealState
+
+__all__ = ["META", "MatchPlan", "SavedMatch", "default_save_path", "forget_if_empty",
+           "load_match", "write_atomically"]
+
+META = "# hoola play:"
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Replace the file at ``path`` by ``text`` in one step.
+
+    The text goes to a temporary file in the same folder, is flushed to the disk, and is renamed
+    over ``path``; the folder is then flushed too, so that the rename survives a power cut. If
+    anything fails, the previous file is untouched and the error (an ``OSError``) is raised.
+    """
+    folder = path.parent
+    folder.mkdir(parents=True, exist_ok=True)
+    # Hidden and not *.toml: a leftover (after a kill mid-write) is never taken for a record.
+    fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".part")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        # mkstemp makes the file private (0600); keep the mode a save had, else the usual one.
+        with contextlib.suppress(FileNotFoundError):
+            os.chmod(temp, stat.S_IMODE(os.stat(path).st_mode))
+        if not path.exists():
+            os.chmod(temp, 0o644)
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+    _flush_folder(folder)
+
+
+def _flush_folder(folder: Path) -> None:
+    """Make a rename in ``folder`` durable (POSIX; elsewhere there is nothing to open)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # some file systems cannot flush a folder; the rename is still atomic
+    finally:
+        os.close(fd)
+
+
+def default_save_path(folder: Path | None = None) -> Path:
+    """A new file for a game: ``~/.hoola/games/hoola-<date>-<time>-<random>.toml``.
+
+    The file is created empty (exclusively, so two games started at the same moment never share
+    one); the game's first save fills it.
+    """
+    folder = folder if folder is not None else Path.home() / ".hoola" / "games"
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    while True:
+        path = folder / f"hoola-{stamp}-{secrets.token_hex(2)}.toml"
+        try:
+            with path.open("x", encoding="utf-8"):
+                return path
+        except FileExistsError:
+            continue
+
+
+def forget_if_empty(path: Path) -> None:
+    """Remove a file :func:`default_save_path` made if no save ever filled it."""
+    with contextlib.suppress(OSError):
+        if path.stat().st_size == 0:
+            path.unlink()
+
+
+@dataclass(frozen=True, slots=True)
+class MatchPlan:
+    """Who the person is, which bots sit at the other seats (in seat order), how many deals."""
+
+    you: str
+    bots: tuple[str, ...]
+    deals: int
+
+    def comment(self) -> str:
+        """The record's first line, so that ``--resume`` knows the match as it was set up."""
+        return f"{META} you={self.you} bots={','.join(self.bots)} deals={self.deals}\n"
+
+    @classmethod
+    def from_comment(cls, comment: str, players: Sequence[str]) -> MatchPlan:
+        """The plan a record's ``# hoola play:`` line names.
+
+        A record without that line (written by something else) is played by its first player
+        against greedy bots, for as many deals as it holds (``deals`` 0). A line that is there but
+        wrong raises :class:`~hoola.errors.RecordError` saying what is wrong.
+        """
+        from hoola.bots import BOTS
+
+        line = next((x for x in comment.splitlines() if x.startswith(META)), None)
+        if line is None:
+            return cls(players[0], ("greedy",) * (len(players) - 1), 0)
+        fields: dict[str, str] = {}
+        for word in line[len(META):].split():
+            key, sep, value = word.partition("=")
+            if not sep:
+                raise RecordError(f"the '{META}' line has {word!r}, not key=value", "bad-plan")
+            fields[key] = value
+        missing = [k for k in ("you", "bots", "deals") if k not in fields]
+        if missing:
+            raise RecordError(f"the '{META}' line does not say {missing[0]}=", "bad-plan")
+        you = fields["you"]
+        if you not in players:
+            raise RecordError(f"the '{META}' line says you={you}, who is not a player",
+                              "bad-plan")
+        bots = tuple(fields["bots"].split(","))
+        unknown = [b for b in bots if b not in BOTS]
+        if unknown:
+            raise RecordError(f"the '{META}' line names an unknown bot {unknown[0]!r} (bots are "
+                              f"{', '.join(sorted(BOTS))})", "bad-plan")
+        if len(bots) != len(players) - 1:
+            count = f"{len(bots)} bot{'s' if len(bots) != 1 else ''}"
+            raise RecordError(f"the '{META}' line names {count} for {len(players) - 1} seats",
+                              "bad-plan")
+        deals = fields["deals"]
+        if not deals.isdigit() or int(deals) < 1:
+            raise RecordError(f"the '{META}' line says deals={deals}, not a number of deals",
+                              "bad-plan")
+        return cls(you, bots, int(deals))
+
+
+def load_match(path: Path, *, seed: int | None = None) -> tuple[Match, MatchPlan]:
+    """The match saved at ``path`` and its plan; its unfinished deal is continued where it
+    stopped, new deals are shuffled from ``seed``.
+
+    Raises :class:`~hoola.errors.RecordError` for a file that is not a playable save (and
+    ``OSError`` for one that cannot be read).
+    """
+    record = load(path)
+    if not record.deals:
+        raise RecordError("the record holds no deal to go on with", "bad-plan")
+    plan = MatchPlan.from_comment(record.comment, record.players)
+    if plan.deals and len(record.deals) > plan.deals:
+        raise RecordError(f"the record holds {len(record.deals)} deals, more than the "
+                          f"{plan.deals} of its match", "bad-plan")
+    return resume_match(record, seed=seed), plan
+
+
+class SavedMatch:
+    """A match between one person and bots, saved to ``path`` after every move.
+
+    Both terminal games play through it: :meth:`new` or :meth:`resume`, then each deal from
+    :meth:`next_deal`, calling :meth:`moved` after every action.
+    """
+
+    def __init__(self, match: Match, plan: MatchPlan, path: Path, *, seed: int) -> None:
+        if plan.deals < 1:
+            plan = MatchPlan(plan.you, plan.bots, max(len(match.deals), 1))
+        self.match = match
+        self.plan = plan
+        self.path = path
+        self.seed = seed
+        self.names = match.names
+        self.person = self.names.index(plan.you)
+        kinds = iter(plan.bots)
+        self.kinds = ["you" if q == self.person else next(kinds) for q in range(len(self.names))]
+        self.save_problem: str | None = None
+        # Deals already in the totals (a resumed match counts its finished deals).
+        self.counted = {id(s) for s in match.deals if s.is_over}
+
+    @classmethod
+    def new(cls, rules: Rules, *, players: int = 4, bots: Sequence[str] = ("greedy",),
+            seed: int | None = None, deals: int = 1, name: str = "You", path: Path,
+            **options: Any) -> Self:
+        """A new match, its first deal dealt and saved: the person in the first seat, bots named
+        after their kind. Raises ``OSError`` if the game cannot be saved at ``path``."""
+        seed = seed if seed is not None else random.randrange(2**31)
+        kinds = tuple(bots[i % len(bots)] for i in range(players - 1))
+        names = [name] + [f"{kind.capitalize()}{i}" for i, kind in enumerate(kinds, 1)]
+        game = cls(Match(rules, names, seed=seed), MatchPlan(name, kinds, deals), path,
+                   seed=seed, **options)
+        game.match.new_deal()
+        game.save()
+        return game
+
+    @classmethod
+    def resume(cls, path: Path, *, seed: int | None = None, **options: Any) -> Self:
+        """The match saved at ``path``, its unfinished deal continued where it stopped.
+
+        Raises :class:`~hoola.errors.RecordError` (or ``OSError``) if it cannot be resumed.
+        """
+        seed = seed if seed is not None else random.randrange(2**31)
+        match, plan = load_match(path, seed=seed)
+        return cls(match, plan, path, seed=seed, **options)
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of the match."""
+        return self.match.rules
+
+    @property
+    def deal_number(self) -> int:
+        """The number of the deal being played (or last played), from 1."""
+        return max(len(self.match.deals), 1)
+
+    @property
+    def finished_deals(self) -> int:
+        """How many deals are over."""
+        return sum(1 for s in self.match.deals if s.is_over)
+
+    @property
+    def is_over(self) -> bool:
+        """Whether every deal of the match has been played."""
+        return self.finished_deals >= self.plan.deals
+
+    def deal_results(self) -> list[tuple[int, dict[int, Fraction]]]:
+        """Each finished deal's number and payments, for the running score."""
+        return [(i, dict(s.result.payments)) for i, s in enumerate(self.match.deals, 1)
+                if s.result is not None]
+
+    def next_deal(self) -> DealState:
+        """The unfinished deal, or a new one dealt (and saved)."""
+        deals = self.match.deals
+        if deals and not deals[-1].is_over:
+            return deals[-1]
+        state = self.match.new_deal()
+        self.moved(state)
+        return state
+
+    def moved(self, state: DealState) -> str | None:
+        """After an action on ``state``: count a finished deal and save. Returns a sentence for
+        the person when saving starts failing (the previous save is kept) or works again."""
+        if state.is_over and id(state) not in self.counted:
+            self.counted.add(id(state))
+            self.match.finish_deal()
+        was = self.save_problem
+        try:
+            self.save()
+        except OSError as exc:
+            self.save_problem = f"The game cannot be saved to {self.path} " \
+                                f"({exc.strerror or exc}); the last save is kept, and saving " \
+                                "is tried again after every move."
+            return self.save_problem if was is None else None
+        self.save_problem = None
+        return f"The game is saved again to {self.path}." if was is not None else None
+
+    def save(self) -> None:
+        """Write the record of the match so far (``hoola verify`` accepts it), all at once."""
+        if not self.match.deals:
+            return
+        totals = self.match.totals if self.plan.deals > 1 and self.finished_deals else None
+        record = record_of(self.match.deals, rules=self.rules, totals=totals,
+                           comment=self.plan.comment())
+        write_atomically(self.path, dumps(record))

@@ -1,0 +1,203 @@
+"""The plain (line-by-line) game: saved after every move, killed and resumed, races for a
+discard, and the words it uses."""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from hoola.actions import Action, Take, parse_action
+from hoola.bots import GreedyBot
+from hoola.cards import parse_card, parse_cards
+from hoola.deal import Deal
+from hoola.play import LiveWindow, play_deal
+from hoola.records import load, loads, verify_path
+from hoola.rules import Rules
+from hoola.state import DealState
+from hoola.terminal import Quit, TerminalPlayer, run_terminal_game
+from hoola.text import describe_race
+from hoola.views import View
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def hoola_play(*args: str) -> list[str]:
+    return [sys.executable, "-m", "hoola", "play", "--plain", *args]
+
+
+def env_for(home: Path) -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(ROOT / "src"), "HOME": str(home)}
+
+
+def my_actions(path: Path) -> int:
+    """How many actions of You the save holds (0 while it is not there yet)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return 0
+    if not text:
+        return 0
+    # Every save is whole (written aside, then renamed): a half record is never read here.
+    return sum(a.startswith("You ") for a in loads(text).deals[-1].actions)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGKILL, signal.SIGHUP])
+def test_a_game_killed_mid_deal_leaves_a_save_that_verifies_and_resumes(
+        tmp_path: Path, signum: int) -> None:
+    save = tmp_path / "game.toml"
+    game = subprocess.Popen(hoola_play("--seed", "11", "--players", "3", "--save", str(save),
+                                       "--bot-reaction", "0"),
+                            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, text=True, env=env_for(tmp_path))
+    try:
+        assert game.stdin is not None
+        game.stdin.write("1\n" * 4)  # the first listed move, four times; then it waits
+        game.stdin.flush()
+        end = time.monotonic() + 60
+        while my_actions(save) < 4:
+            assert game.poll() is None, "the game ended early"
+            assert time.monotonic() < end, "the four moves were never saved"
+            time.sleep(0.02)
+        game.send_signal(signum)
+        game.wait(timeout=30)
+    finally:
+        if game.poll() is None:
+            game.kill()
+            game.wait()
+    verdict = verify_path(save)
+    assert verdict.ok, verdict.problems
+    before = load(save).deals[0].actions
+    assert sorted(p.name for p in tmp_path.glob("*.toml")) == ["game.toml"]
+
+    done = subprocess.run(hoola_play("--resume", str(save)), input="1\n" * 400,
+                          capture_output=True, text=True, timeout=120, env=env_for(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert f"(resumed after {len(before)} moves)" in done.stdout
+    after = load(save).deals[0]
+    assert after.actions[:len(before)] == before and after.result.get("end")
+    assert verify_path(save).ok
+
+
+def test_every_move_is_saved_at_once(tmp_path: Path) -> None:
+    save = tmp_path / "g.toml"
+    seen: list[int] = []
+
+    def read(_prompt: str) -> str:
+        seen.append(my_actions(save))
+        return "1" if len(seen) < 4 else "q"
+
+    run_terminal_game(Rules.preset("pagat"), players=3, seed=11, save=save, read=read,
+                      out=io.StringIO(), bot_reaction=(0, 0))
+    assert seen == [0, 1, 2, 3]  # each answer is on disk before the next question
+
+
+def test_the_words_of_the_plain_game(tmp_path: Path) -> None:
+    out = io.StringIO()
+    answers = iter(["meld", "fly", "discard Zz", *["1"] * 400])
+    run_terminal_game(Rules.preset("pagat"), players=3, seed=11, save=tmp_path / "g.toml",
+                      read=lambda _p: next(answers), out=out, bot_reaction=(0, 0))
+    text = out.getvalue()
+    assert "=== Deal 1 of 1: You deal ===" in text
+    assert "You deals" not in text and "You owes" not in text and "You pays" not in text
+    assert "Cannot read 'meld': type it as: meld 3c 4c 5c." in text
+    assert "There is no move 'fly'" in text
+    assert "Cannot read card 'Zz'" in text
+    assert "expected one of" not in text  # the whole grammar is never dumped
+    assert "Go on with" not in text  # the match is over
+
+
+# -- the race for a discard at the terminal ---------------------------------------------------
+
+HANDS = ["9d Kc Qd Jd 3h 5s 2h", "4d 5d 6d 8c 2s Ks Kh", "9s 9h Ah Ad 8h 6h 2c",
+         "8d Td Th Tc 5h 3c 4c"]
+
+
+class Claimer:
+    """A bot that takes 9d with 8d Td when it can, and otherwise plays greedily."""
+
+    def act(self, view: View) -> Action | None:
+        take = Take(3, parse_card("9d"), tuple(parse_cards("8d Td")))
+        if take in view.legal:
+            return take
+        return None if view.can_pass else GreedyBot(seed=0).act(view)
+
+
+class Discarder:
+    """A discards 9d at once, then plays greedily."""
+
+    def act(self, view: View) -> Action | None:
+        for text in ("A draw", "A discard 9d"):
+            action = parse_action(text, view.names)
+            if action in view.legal and len(view.history) < 2:
+                return action
+        return GreedyBot(seed=0).act(view)
+
+
+@pytest.mark.parametrize(("typing", "taker", "told"), [
+    (0.3, 2, "You were quicker than D and took 9d."),
+    (2.5, 3, "D was quicker and took 9d."),
+])
+def test_the_person_at_the_terminal_races_by_the_clock(typing: float, taker: int,
+                                                       told: str) -> None:
+    rules = Rules.preset("pagat")
+    state = DealState(rules, ["A", "B", "C", "D"], Deal.explicit(
+        rules, [parse_cards(h) for h in HANDS], parse_card("Ts"), parse_cards("4h Jc Qs 3d")))
+    now = [0.0]
+
+    def read(prompt: str) -> str:
+        now[0] += typing  # the person takes this long to answer
+        return "1" if prompt == "Claim? " else "q"
+
+    out = io.StringIO()
+    person = TerminalPlayer(read, out, clock=lambda: now[0])
+    heard: list[str] = []
+    window = LiveWindow(2, person, reaction=(1.0, 1.0), rng=random.Random(0),
+                        on_race=lambda race: heard.append(describe_race(race, state.names, 2)),
+                        clock=lambda: now[0])
+    seen: list[Action] = []
+    with pytest.raises(Quit):  # the person leaves (q) at their next turn
+        play_deal(state, [Discarder(), GreedyBot(seed=1), person, Claimer()],
+                  on_action=lambda _s, a: seen.append(a), window=window)
+    take = seen[2]
+    assert isinstance(take, Take) and take.player == taker
+    assert heard == [told]
+
+
+def test_ctrl_c_leaves_like_q_and_a_finished_match_says_so(tmp_path: Path) -> None:
+    save = tmp_path / "g.toml"
+
+    def interrupt(_prompt: str) -> str:
+        raise KeyboardInterrupt
+
+    out = io.StringIO()
+    run_terminal_game(Rules.preset("pagat"), players=3, seed=11, save=save, read=interrupt,
+                      out=out)
+    assert "You left the game." in out.getvalue()
+    assert f"Go on with: hoola play --plain --resume {save}" in out.getvalue()
+    answers = iter(["1"] * 400)
+    run_terminal_game(Rules.preset("pagat"), resume=save, read=lambda _p: next(answers),
+                      out=io.StringIO(), bot_reaction=(0, 0))
+    again = io.StringIO()
+    run_terminal_game(Rules.preset("pagat"), resume=save, read=interrupt, out=again)
+    assert "This match is over (1 of 1 deals played)" in again.getvalue()
+    assert "Go on with" not in again.getvalue()
+
+
+def test_save_and_resume_together_are_refused(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from hoola.cli import cli
+
+    save = tmp_path / "g.toml"
+    run_terminal_game(Rules.preset("pagat"), players=3, seed=1, save=save,
+                      read=lambda _p: "q", out=io.StringIO())
+    result = CliRunner().invoke(cli, ["play", "--resume", str(save), "--save", str(save)])
+    assert result.exit_code == 2 and "--save and --resume do not go together" in result.output

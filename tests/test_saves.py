@@ -121,7 +121,7 @@ def saved_game(tmp_path: Path) -> Path:
 @pytest.mark.parametrize(("change", "says"), [
     (lambda t: t.replace("bots=greedy,greedy", "bots=nope,greedy"), "unknown bot 'nope'"),
     (lambda t: "garbage\n", "not valid TOML"),
-    (lambda t: "", "format must be"),
+    (lambda t: "", "no format line"),
     (lambda t: t + "\n[[deal]]\nseed = 3\n", "holds 2 deals, more than the 1 of its match"),
 ])
 def test_resuming_a_broken_save_is_one_clear_line(tmp_path: Path, change: Any, says: str) -> None:

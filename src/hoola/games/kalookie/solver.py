@@ -7,9 +7,9 @@ table, each card of the hand used once, jokers anywhere they fit, one card (two 
 may not call up) kept for the discard. The search takes the lowest card left and tries every meld
 and build holding it, or keeps it; positions reached again are remembered.
 
-It does not consider releasing further jokers (a release only adds a joker to lay), and in a
-build it fills a gap with a natural card when the hand holds one (a joker could stand there too;
-that never helps to lay more of the hand).
+It does not consider releasing further jokers (a release only adds a joker to lay), and it never
+puts a joker where the hand holds the natural card: exchanging the two gives the same melds, unless
+that card was the only natural card of its other meld (a rare loss, accepted for speed).
 
 >>> from hoola.games.kalookie.cards import counts_of, parse_tokens
 >>> from hoola.games.kalookie.rules import Rules
@@ -26,7 +26,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from hoola.core.cards import make_card
+from hoola.core.cards import JOKER, make_card
 from hoola.games.kalookie.melds import (
     JOKER_SET_VALUE,
     Meld,
@@ -93,6 +93,10 @@ class _Search:
         self.card_max = [max(rules.ace_penalty, 1) if c % 13 == 0 else min(c % 13 + 1, 10)
                          for c in range(52)]
         self.joker_max = max(rules.ace_penalty, 10, JOKER_SET_VALUE if rules.joker_sets else 0)
+        self.low_end = 1 if rules.aces == "high-or-low" else 2
+        self.values = [position_value(q, rules) if 1 <= q <= 14 else 0 for q in range(16)]
+        self.at = [[card_at(suit, q) if 1 <= q <= 14 else 0 for q in range(16)]
+                   for suit in range(4)]
 
     def run(self, counts: Sequence[int]) -> bool:
         code = 0
@@ -138,7 +142,8 @@ class _Search:
             counts = slot < 0 or goal.builds_count
             if self._search(left, jk - jokers, used | (1 << slot) if slot >= 0 else used,
                             min(goal.need, value + gain) if counts else value,
-                            made or slot < 0, laid or goal.must_lay in naturals,
+                            made or slot < 0, laid or goal.must_lay in naturals
+                            or (goal.must_lay == JOKER and jokers > 0),
                             kept, rest - lost):
                 return True
         return self._search(code - (1 << (2 * card)), jk, used, value, made, laid,
@@ -146,9 +151,9 @@ class _Search:
 
     def _finish(self, jk: int, used: int, value: int, made: bool, laid: bool, kept: int) -> bool:
         goal = self.goal
-        if not laid:
-            return False
         for placed, gain, joker_set in self._joker_placements(jk, used):
+            if not (laid or (goal.must_lay == JOKER and placed)):
+                continue
             total = min(goal.need, value + gain)
             left = kept + jk - placed
             if jk - placed > self.hand_jokers or left < goal.min_left:
@@ -193,37 +198,44 @@ class _Search:
                 yield (card, card), 1, 3 * worth, -1
 
     def _runs(self, card: int, code: int, jk: int) -> Iterator[_Item]:
-        rules = self.rules
+        """Runs through ``card``, grown a card at a time each way while the jokers last."""
         suit = card // 13
-        low_end = 1 if rules.aces == "high-or-low" else 2
-        for p in positions_of(card, rules):
-            for lo in range(max(low_end, p - 13), p + 1):
-                for hi in range(max(p, lo + 2), 15):
-                    if lo == 1 and hi == 14:
+        cards = self.at[suit]
+        values = self.values
+        have = [q != 0 and q != 15 and bool((code >> (2 * cards[q])) & 3) for q in range(16)]
+        for p in positions_of(card, self.rules):
+            below: list[int] = []
+            gaps_below = 0
+            value_below = 0
+            lo = p
+            while True:
+                above: list[int] = []
+                gaps = gaps_below
+                value = value_below + values[p]
+                hi = p
+                while True:
+                    if hi - lo >= 2:
+                        yield (card, *below, *above), gaps, value, -1
+                    hi += 1
+                    if hi > 14 or (lo == 1 and hi == 14):
                         break
-                    yield from self._fill(card, p, lo, hi, suit, code, jk)
-
-    def _fill(self, card: int, p: int, lo: int, hi: int, suit: int, code: int,
-              jk: int) -> Iterator[_Item]:
-        have: list[int] = []
-        gaps = 0
-        value = 0
-        for q in range(lo, hi + 1):
-            value += position_value(q, self.rules)
-            if q == p:
-                continue
-            c = card_at(suit, q)
-            if self._count(code, c):
-                have.append(c)
-            else:
-                gaps += 1
-        if gaps > jk:
-            return
-        spare = jk - gaps
-        for k in range(min(spare, len(have)) + 1):
-            for swapped in combinations(have, k):
-                naturals = [c for c in have if c not in swapped]
-                yield (card, *naturals), gaps + k, value, -1
+                    value += values[hi]
+                    if have[hi]:
+                        above.append(cards[hi])
+                    else:
+                        gaps += 1
+                        if gaps > jk:
+                            break
+                lo -= 1
+                if lo < self.low_end:
+                    break
+                value_below += values[lo]
+                if have[lo]:
+                    below.append(cards[lo])
+                else:
+                    gaps_below += 1
+                    if gaps_below > jk:
+                        break
 
     def _builds(self, i: int, slot: Slot, card: int, code: int, jk: int) -> Iterator[_Item]:
         meld = slot.meld

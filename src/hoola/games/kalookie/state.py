@@ -71,6 +71,13 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _still_to_lay(card: int | None, naturals: Sequence[int], jokers: int) -> int | None:
+    """The taken card still to lay (meld-at-once) after laying ``naturals`` and ``jokers``."""
+    if card is None or card in naturals or (card == JOKER and jokers):
+        return None
+    return card
+
+
 def _is_token(value: object) -> bool:
     return _is_int(value) and (0 <= value <= JOKER or NAMED <= value < NAMED + 52)  # type: ignore
 
@@ -431,7 +438,7 @@ class DealState:
         turn = turn._replace(value=turn.value + meld_value(meld, rules), made=True,
                              laid=(*turn.laid, meld.id), laid_any=True,
                              loose=turn.loose - (jokers - from_hand),
-                             must_lay=None if turn.must_lay in naturals else turn.must_lay)
+                             must_lay=_still_to_lay(turn.must_lay, naturals, jokers))
         opened = self._opens(p, turn)
         self._check_rest(p, what, naturals, from_hand, [*self.melds, meld], turn, opened)
         return meld, naturals, from_hand, turn, opened
@@ -448,7 +455,8 @@ class DealState:
         meld = self._find_meld(a.meld_id, a.on, who, what)
         joker = a.card >= JOKER
         from_hand = 0 if not joker or self.turn.loose else 1
-        self._need_in_hand(p, [] if joker else [a.card], from_hand, what)
+        naturals = [] if joker else [a.card]
+        self._need_in_hand(p, naturals, from_hand, what)
         try:
             grown, end, position = build(meld, a.card, rules)
         except IllegalActionError as exc:
@@ -469,10 +477,9 @@ class DealState:
         turn = turn._replace(value=turn.value + (token_value(meld, position, rules)
                                                  if counted else 0),
                              loose=turn.loose - (1 if joker and not from_hand else 0),
-                             must_lay=None if turn.must_lay == a.card else turn.must_lay)
+                             must_lay=_still_to_lay(turn.must_lay, naturals, int(joker)))
         opened = self._opens(p, turn)
         table = [grown if m.id == meld.id else m for m in self.melds]
-        naturals = [] if joker else [a.card]
         self._check_rest(p, what, naturals, from_hand, table, turn, opened)
         return grown, naturals, from_hand, turn, opened
 
@@ -490,8 +497,7 @@ class DealState:
         except IllegalActionError as exc:
             raise _illegal(f"{who} {exc.message}", exc.code) from exc
         turn = self.turn._replace(loose=self.turn.loose + 1, laid_any=True,
-                                  must_lay=None if self.turn.must_lay in a.cards
-                                  else self.turn.must_lay)
+                                  must_lay=_still_to_lay(self.turn.must_lay, a.cards, 0))
         table = [freed if m.id == meld.id else m for m in self.melds]
         self._check_rest(p, what, list(a.cards), 0, table, turn, True)
         return freed, list(a.cards), 0, turn, False

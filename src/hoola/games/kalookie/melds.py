@@ -199,9 +199,13 @@ def _new_run(tokens: Sequence[int], rules: Rules, owner: int, meld_id: int, text
                        "not-a-run")
     slots = _run_slots(cards, rules)
     if slots is None:
-        why = "aces are high only, so A-2-3 is no run" if rules.aces == "high" and any(
-            c % 13 == 0 for c in cards) and any(c % 13 == 1 for c in cards) else \
-            "a run's cards are consecutive, each rank once, and never K-A-2"
+        ranks = {c % 13 for c in cards}
+        if {0, 1, 12} <= ranks:
+            why = "a run never turns the corner (K-A-2)"
+        elif {0, 1} <= ranks and rules.aces == "high":
+            why = "aces are high only, so A-2-3 is no run"
+        else:
+            why = "a run's cards are consecutive, each rank once"
         raise _illegal(f"{text} is not a meld: {why} (ruling 3)", "not-a-run")
     order = sorted(range(len(tokens)), key=lambda i: slots[i])
     return Meld(meld_id, owner, "run", tuple(tokens[i] for i in order), suit=suit,

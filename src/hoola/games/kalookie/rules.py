@@ -167,9 +167,11 @@ class Rules:
     def check_players(self, players: int) -> None:
         """Raise a RulesError unless ``players`` may play a hand under these rules."""
         if not _is_int(players) or players not in self.player_counts:
-            counts = self.player_counts
-            raise RulesError(f"Kalookie under these rules is played by {counts[0]} to "
-                             f"{counts[-1]} players, not {players!r}", "bad-player-count")
+            counts = [str(n) for n in self.player_counts]
+            allowed = counts[0] if len(counts) == 1 else \
+                f"{', '.join(counts[:-1])} or {counts[-1]}"
+            raise RulesError(f"Kalookie under these rules is played by {allowed} players, not "
+                             f"{players!r}", "bad-player-count")
         dealt = players * self.hand_size_for(players) + 1
         if dealt >= self.pack_size:
             raise RulesError(f"{players} hands of {self.hand_size_for(players)} cards and an "

@@ -258,16 +258,22 @@ class _Search:
         if meld.suit != card // 13:
             return
         for p in positions_of(card, rules):
-            if p < meld.low:
-                span = range(p, meld.low)
-                for extra in range(self._room(slot, "high", len(span)) + 1):
-                    yield from self._chain(i, slot, card, p, code, jk, span,
-                                           range(meld.high + 1, meld.high + 1 + extra))
+            if p < meld.low:  # grow the low end down to p or below, the high end as it may
+                for lo in range(p, self.low_end - 1, -1):
+                    low = range(lo, meld.low)
+                    if len(low) > min(slot.low_cap, slot.total_cap):
+                        break
+                    for extra in range(self._room(slot, "high", len(low)) + 1):
+                        yield from self._chain(i, slot, card, p, code, jk, low,
+                                               range(meld.high + 1, meld.high + 1 + extra))
             elif p > meld.high:
-                span = range(meld.high + 1, p + 1)
-                for extra in range(self._room(slot, "low", len(span)) + 1):
-                    yield from self._chain(i, slot, card, p, code, jk,
-                                           range(meld.low - extra, meld.low), span)
+                for hi in range(p, 15):
+                    high = range(meld.high + 1, hi + 1)
+                    if len(high) > min(slot.high_cap, slot.total_cap):
+                        break
+                    for extra in range(self._room(slot, "low", len(high)) + 1):
+                        yield from self._chain(i, slot, card, p, code, jk,
+                                               range(meld.low - extra, meld.low), high)
 
     def _room(self, slot: Slot, end: str, other: int) -> int:
         """How many cards the run may still take at ``end`` beside ``other`` at the other end."""

@@ -46,9 +46,10 @@ def test_verify_passes_on_the_public_conformance_records() -> None:
 
 
 def test_verify_passes_on_the_projects_own_records() -> None:
+    # The Hoola records at the top level; each game's folder is verified by its own tests.
     files = sorted(OWN.glob("*.toml"))
     assert len(files) >= 60
-    result = CliRunner().invoke(cli, ["verify", str(OWN)])
+    result = CliRunner().invoke(cli, ["verify", *map(str, files)])
     assert result.exit_code == 0, "\n".join(
         line for line in result.output.splitlines() if not line.startswith("ok "))
 

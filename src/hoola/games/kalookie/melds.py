@@ -163,9 +163,11 @@ def _new_set(naturals: list[int], jokers: int, rules: Rules, owner: int, meld_id
                            "cards (identical_sets)", "not-a-set")
         return Meld(meld_id, owner, "set", cards + (JOKER,) * jokers, rank=rank, identical=True)
     if len({c // 13 for c in naturals}) != len(naturals):
-        twice = next(c for c in naturals if naturals.count(c) > 1)
-        raise _illegal(f"{text} is not a meld: a set's cards are all of different suits and "
-                       f"{format_card(twice)} is there twice (ruling 3)", "not-a-set")
+        twice = next(c for c in naturals if sum(1 for d in naturals if d // 13 == c // 13) > 1)
+        also = ", or three identical cards (identical_sets)" if rules.identical_sets else ""
+        suit = ("spades", "hearts", "diamonds", "clubs")[twice // 13]
+        raise _illegal(f"{text} is not a meld: a set's cards are all of different suits{also}, "
+                       f"and two here are {suit} (ruling 3)", "not-a-set")
     if size > 4:
         raise _illegal(f"{text} is not a meld: a set has three or four cards (ruling 3)",
                        "not-a-set")

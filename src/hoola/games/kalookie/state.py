@@ -433,7 +433,8 @@ class DealState:
         try:
             meld = new_meld(a.cards, rules, owner=p, meld_id=self.next_id)
         except IllegalActionError as exc:
-            raise _illegal(f"{who} cannot {what}: {exc.message}", exc.code) from exc
+            reason = exc.message.split(" is not a meld: ", 1)[-1]
+            raise _illegal(f"{who} cannot {what}: {reason}", exc.code) from exc
         turn = self.turn
         turn = turn._replace(value=turn.value + meld_value(meld, rules), made=True,
                              laid=(*turn.laid, meld.id), laid_any=True,

@@ -269,3 +269,20 @@ def test_players_out_of_the_game_are_dealt_nothing(start: Any) -> None:
     s = start({"A": A_JUNK, "B": "", "C": B_KINGS}, "Ac", "Qc", standing=standing)
     assert s.actors() == frozenset({2}) and s.sizes == [13, 0, 13]
     refuse(s, "B draw", "out-player")
+
+
+def test_named_check_ask_do_agree(start: Any) -> None:
+    s = start({"A": A_JUNK, "B": B_KINGS}, "Ac", "Qc 9s")
+    assert s.can_draw(1) and s.can_take(1) and not s.can_draw(0) and not s.can_warn(1)
+    with pytest.raises(OutOfTurnError):
+        s.verify_draw(0)
+    record = s.draw(1)
+    assert isinstance(record, Draw) and record.card == parse_tokens("Qc")[0]
+    kings = parse_tokens("Ks Kh Kd")
+    assert not s.can_meld(1, kings)  # 30, and the rest (9h 9d, Qc Qd...) melds nothing more
+    assert not s.can_discard(1, parse_tokens("Kc")[0])
+    s.discard(1, parse_tokens("Qc")[0])
+    assert not s.can_add(0, parse_tokens("2s")[0], 1) and not s.can_swap(0, (1,), 1)
+    assert not s.can_buy_in(0) and not s.can_retire(0) and not s.can_swap_upcard(0, 1)
+    with pytest.raises(IllegalActionError):
+        s.verify_buy_in(0)

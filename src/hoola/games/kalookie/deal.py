@@ -114,6 +114,8 @@ def explicit(rules: Rules, standing: Standing, dealer: int, hands: Sequence[Sequ
     seats = standing.seats()
     rules.check_players(len(seats))
     size = rules.hand_size_for(len(seats))
+    if cut and not rules.cut_joker:
+        raise _bad("a joker shown in the cut goes to the cutter only with cut_joker (Scarne)")
     if len(hands) != len(standing.active):
         raise _bad(f"the deal has {len(hands)} hands for {len(standing.active)} seats")
     full: list[tuple[int, ...]] = []

@@ -56,6 +56,7 @@ from hoola.games.kalookie.rules import Rules
 from hoola.games.kalookie.scoring import Settlement, settle, void
 from hoola.games.kalookie.solver import Goal, can_finish
 from hoola.games.kalookie.turns import Turn, slots_for
+from hoola.games.kalookie.verbs import Verbs
 from hoola.games.kalookie.views import View
 
 __all__ = ["DealState"]
@@ -82,7 +83,7 @@ def _is_token(value: object) -> bool:
     return _is_int(value) and (0 <= value <= JOKER or NAMED <= value < NAMED + 52)  # type: ignore
 
 
-class DealState:
+class DealState(Verbs):
     """One hand: the cards, the table, whose turn it is, and the history of applied actions.
 
     Build one with :meth:`new`. Seats are numbered in play order; ``names`` label them. The
@@ -155,11 +156,9 @@ class DealState:
             deal: Deal | None = None, dealer: int = 0, standing: Standing | None = None,
             rng: random.Random | None = None) -> DealState:
         """A new hand for ``players`` (a count, or names) from ``seed``, or from ``deal``."""
-        if _is_int(players):
-            if not 2 <= players <= 8:  # type: ignore[operator]
-                raise _illegal(f"Kalookie is played by 2 to 6 players, not {players}",
-                               "bad-player-count")
-            names: list[str] = [chr(ord("A") + i) for i in range(players)]  # type: ignore
+        if isinstance(players, int) and not isinstance(players, bool):
+            rules.check_players(players)  # a precise message before names are made up
+            names: list[str] = [chr(ord("A") + i) for i in range(players)]
         elif isinstance(players, list | tuple):
             names = list(players)
         else:

@@ -87,6 +87,7 @@ def test_a_refused_action_is_reported_with_its_rule() -> None:
     (HEAD + "[[deal]]\nactions = []\n", "needs hands"),
     (HEAD + "[[deal]]\nseed = -1\n", "seed must be"),
     ("x = [" * 5000, "not valid TOML"),
+    (HEAD + "[options]\ntarget = " + "9" * 5000 + "\n", "thousands of digits"),
 ])
 def test_malformed_records_raise_one_clear_sentence(text: str, words: str) -> None:
     with pytest.raises(RecordError) as info:
@@ -99,6 +100,17 @@ def test_deal_problems_are_findings_not_crashes() -> None:
     assert verify(loads(HEAD + bad_count)) == ["a hand of 15 cards where 13 are dealt"]
     thrice = KALOOKIE.replace('stock = "5h"', 'stock = "5h Js Js"')
     assert verify(loads(HEAD + thrice)) == ["the deal holds Js more than the 2 the pack has"]
+    cut = HEAD + KALOOKIE.replace("upcard", "cut = \"JK\"\nupcard")
+    assert verify(loads(cut)) == ["a joker shown in the cut goes to the cutter only with "
+                                  "cut_joker (Scarne)"]
     two = HEAD + KALOOKIE + KALOOKIE.replace("B draw", "A draw")
     problems = verify(loads(two))
     assert problems and problems[0].startswith("deal 2: ")
+
+
+def test_long_actions_are_cut_short_in_findings() -> None:
+    text = HEAD + KALOOKIE.replace('"B discard Kd"', '"B add Kd on m' + "9" * 5000 + '"')
+    (problem,) = verify(loads(text))
+    assert len(problem) < 300 and "(m1 to m999999)" in problem
+    many = HEAD + KALOOKIE.replace('"B discard Kd"', '"B meld ' + "JK " * 200 + '"')
+    assert verify(loads(many))[0].endswith("a meld has at most fourteen (ruling 3) [meld-too-long]")

@@ -133,6 +133,11 @@ _FORMS = ("draw, take, meld C C C.., add C on mN|C, swap C [C] for JK on mN|C, d
           "buy-in, retire, swap-upcard C")
 
 
+def _quote(text: str) -> str:
+    """``text`` quoted for a message, cut short when it is long."""
+    return repr(text if len(text) <= 60 else text[:57] + "...")
+
+
 def _target(meld_id: int | None, on: int | None) -> str:
     return f"m{meld_id}" if meld_id is not None else format_card(on if on is not None else 0)
 
@@ -156,10 +161,14 @@ def _read_target(word: str, text: str) -> tuple[int | None, int | None]:
     found = _MELD_ID.fullmatch(word)
     if found:
         return int(found.group(1)), None
-    card = parse_token(word)
+    try:
+        card = parse_token(word)
+    except NotationError:
+        raise NotationError(f"cannot read action {_quote(text)}: name the meld as m<number> "
+                            "(m1 to m999999) or by a card it holds", "bad-action") from None
     if card >= JOKER:
-        raise NotationError(f"cannot read action {text!r}: name the meld by a natural card it "
-                            "holds or as m<number>", "bad-action")
+        raise NotationError(f"cannot read action {_quote(text)}: name the meld by a natural card "
+                            "it holds or as m<number>", "bad-action")
     return None, card
 
 
@@ -169,21 +178,22 @@ def parse_action(text: str, names: Sequence[str]) -> Action:
         raise NotationError(f"an action is a string such as 'B draw', not {text!r}", "bad-action")
     words = text.split("#", 1)[0].split()
     if len(words) < 2:
-        raise NotationError(f"cannot read action {text!r}: write a player's name and a verb",
+        raise NotationError(f"cannot read action {_quote(text)}: write a player's name and a verb",
                             "bad-action")
     name, verb, args = words[0], words[1].lower(), words[2:]
     if name not in names:
-        raise NotationError(f"cannot read action {text!r}: no player is named {name!r}",
+        raise NotationError(f"cannot read action {_quote(text)}: no player is named {name!r}",
                             "unknown-player")
     seat = list(names).index(name)
     try:
         action = _read(seat, verb, args, text)
     except NotationError as exc:
         if exc.code == "bad-card":
-            raise NotationError(f"cannot read action {text!r}: {exc.message}", "bad-card") from exc
+            raise NotationError(f"cannot read action {_quote(text)}: {exc.message}",
+                                "bad-card") from exc
         raise
     if action is None:
-        raise NotationError(f"cannot read action {text!r}: expected one of {_FORMS}",
+        raise NotationError(f"cannot read action {_quote(text)}: expected one of {_FORMS}",
                             "bad-action")
     return action
 
@@ -193,7 +203,7 @@ def _read(seat: int, verb: str, args: list[str], text: str) -> Action | None:
         return Take(seat, parse_token(args[0]))  # "take Kd" names the card it expects
     if verb in _SIMPLE:
         if args:
-            raise NotationError(f"cannot read action {text!r}: {verb} takes no arguments",
+            raise NotationError(f"cannot read action {_quote(text)}: {verb} takes no arguments",
                                 "bad-action")
         return _SIMPLE[verb](seat)
     if verb in ("discard", "swap-upcard") and len(args) == 1:

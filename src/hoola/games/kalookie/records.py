@@ -66,6 +66,9 @@ def loads(text: str) -> dict[str, Any]:
         raise RecordError(f"the record is not valid TOML: {exc}", "bad-toml") from exc
     except RecursionError as exc:
         raise RecordError("the record is nested too deeply to be a record", "bad-toml") from exc
+    except ValueError as exc:  # an integer of thousands of digits
+        raise RecordError("the record holds a whole number of thousands of digits, too large "
+                          "to read", "bad-toml") from exc
     check(data)
     return data
 
@@ -252,14 +255,15 @@ def _replay_deal(match: Match, d: dict[str, Any], players: Sequence[str],
         return [f"{prefix}{exc.message}"]
     illegal = d.get("result", {}).get("illegal")
     for j, text in enumerate(d.get("actions", []), 1):
+        shown = repr(text if len(text) <= 60 else text[:57] + "...")
         try:
             state.apply(state.parse(text))
         except HoolaError as exc:
             if illegal == j:
                 return []
-            return [f"{prefix}action {j} {text!r} refused: {exc.message} [{exc.code}]"]
+            return [f"{prefix}action {j} {shown} refused: {exc.message} [{exc.code}]"]
         if illegal == j:
-            return [f"{prefix}action {j} {text!r} was accepted but must be refused"]
+            return [f"{prefix}action {j} {shown} was accepted but must be refused"]
     return _compare_deal(d.get("result", {}), state, players, prefix)
 
 

@@ -304,8 +304,10 @@ class DealState(Verbs):
         elif isinstance(a, Discard | SwapUpcard):
             bad = not (_is_int(a.card) and 0 <= a.card <= JOKER)
         elif isinstance(a, NewMeld):
-            bad = not isinstance(a.cards, tuple) or not 1 <= len(a.cards) <= 30 or \
-                not all(_is_token(t) for t in a.cards)
+            bad = not isinstance(a.cards, tuple) or not all(_is_token(t) for t in a.cards)
+            if not bad and len(a.cards) > 14:
+                raise _illegal(f"{self.names[p]} cannot meld {len(a.cards)} cards: a meld has at "
+                               "most fourteen (ruling 3)", "meld-too-long")
         elif isinstance(a, Add | Swap):
             cards = (a.card,) if isinstance(a, Add) else a.cards
             bad = not isinstance(cards, tuple) or not 1 <= len(cards) <= 4 or \
@@ -314,8 +316,10 @@ class DealState(Verbs):
                 (a.meld_id is not None and not (_is_int(a.meld_id) and 1 <= a.meld_id < 10**6)) \
                 or (a.on is not None and not (_is_int(a.on) and 0 <= a.on < JOKER))
         if bad:
+            shown = repr(a)
+            shown = shown if len(shown) <= 80 else shown[:77] + "..."
             raise _illegal(f"{self.names[p]} cannot {a.verb}: the action's cards or meld are not "
-                           f"well formed ({a!r})", "bad-action")
+                           f"well formed ({shown})", "bad-action")
 
     def _check(self, a: Action) -> Any:
         self._check_fields(a)

@@ -60,7 +60,11 @@ def test_a_pool_game_to_the_last_survivor() -> None:
     m.finish_deal()
     assert m.standing.penalty == (122, 94, 122) and m.standing.buy_ins == (1, 0, 0)
     assert (m.pool, m.totals()) == (20, [-14, -3, -3])
-    kalookie_hand(m, "A", {"B": LOSER_122, "C": LOSER_94})
+    third = kalookie_hand(m, "A", {"B": LOSER_122, "C": LOSER_94})
+    assert third.is_over and third.out == [1, 2]
+    third.apply(third.parse("C retire"))  # no choice, but saying so is harmless
+    with pytest.raises(HoolaError, match="the hand is over"):
+        third.apply(third.parse("C retire"))
     m.finish_deal()
     assert m.is_over and m.winner == 0 and m.out == [1, 2]
     assert m.totals() == [10, -5, -5] and sum(m.totals()) == 0

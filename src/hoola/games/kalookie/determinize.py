@@ -93,6 +93,7 @@ def state_from_view(view: View, hands: Sequence[Sequence[int]], stock: Sequence[
     s.totals = list(view.totals)
     s.reset_to = view.reset_to
     s.out = list(view.out)
+    s.forced = []
     s.bought = list(view.bought)
     s.after = view.after
     s.history = list(view.history)

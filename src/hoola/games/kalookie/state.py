@@ -93,10 +93,10 @@ class DealState(Verbs):
 
     __slots__ = (
         "_cache", "_public", "after", "barred", "bought", "current", "deal", "dealer",
-        "discards", "drawn", "first", "hands", "history", "melds", "n", "names", "next_id",
-        "opened", "out", "phase", "queue", "reset_to", "reshuffles", "restocked", "result", "rng",
-        "rules",
-        "sizes", "standing", "stock", "swap_window", "totals", "turn", "warner",
+        "discards", "drawn", "first", "forced", "hands", "history", "melds", "n", "names",
+        "next_id", "opened", "out", "phase", "queue", "reset_to", "reshuffles", "restocked",
+        "result", "rng", "rules", "sizes", "standing", "stock", "swap_window", "totals", "turn",
+        "warner",
     )
 
     def __init__(self, rules: Rules, names: Sequence[str], deal: Deal, *, dealer: int = 0,
@@ -145,6 +145,7 @@ class DealState(Verbs):
         self.totals = list(standing.penalty)
         self.reset_to = 0
         self.out: list[int] = []
+        self.forced: list[int] = []  # out with no buy-in possible, not yet said (a lone retire)
         self.bought: list[int] = []
         self.after: Standing | None = None
         self.history: list[Action] = []
@@ -325,6 +326,8 @@ class DealState(Verbs):
         self._check_fields(a)
         p = a.player
         who = self.names[p]
+        if isinstance(a, Retire) and p in self.forced:
+            return None  # a player out without a choice may still say so; it changes nothing
         if self.phase == "over":
             raise _illegal(f"{who} cannot {a.verb}: the hand is over", "deal-over")
         if not self.standing.active[p]:
@@ -789,6 +792,7 @@ class DealState(Verbs):
                 return
             self.queue.pop(0)
             self.out.append(q)
+            self.forced.append(q)
         active = [a and q not in self.out for q, a in enumerate(self.standing.active)]
         buy_ins = [self._buy_ins_used(q) for q in range(self.n)]
         self.after = self.standing._replace(penalty=tuple(self.totals), buy_ins=tuple(buy_ins),
@@ -799,6 +803,9 @@ class DealState(Verbs):
         return self.standing.buy_ins[q] + self.bought.count(q)
 
     def _do_decision(self, a: Action) -> Action:
+        if isinstance(a, Retire) and a.player in self.forced:
+            self.forced.remove(a.player)
+            return a
         q = self.queue.pop(0)
         if isinstance(a, BuyIn):
             self.totals[q] = self.reset_to

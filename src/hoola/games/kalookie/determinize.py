@@ -99,4 +99,5 @@ def state_from_view(view: View, hands: Sequence[Sequence[int]], stock: Sequence[
     s.history = list(view.history)
     s._public = list(view.history)
     s._cache = {}
+    s._strict = False
     return s

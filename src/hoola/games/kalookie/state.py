@@ -92,8 +92,8 @@ class DealState(Verbs):
     """
 
     __slots__ = (
-        "_cache", "_public", "after", "barred", "bought", "current", "deal", "dealer",
-        "discards", "drawn", "first", "forced", "hands", "history", "melds", "n", "names",
+        "_cache", "_public", "_strict", "after", "barred", "bought", "current", "deal",
+        "dealer", "discards", "drawn", "first", "forced", "hands", "history", "melds", "n", "names",
         "next_id", "opened", "out", "phase", "queue", "reset_to", "reshuffles", "restocked",
         "result", "rng", "rules", "sizes", "standing", "stock", "swap_window", "totals", "turn",
         "warner",
@@ -151,6 +151,7 @@ class DealState(Verbs):
         self.history: list[Action] = []
         self._public: list[Action] = []
         self._cache: dict[int, list[Action]] = {}
+        self._strict = False
 
     @classmethod
     def new(cls, rules: Rules, players: int | Sequence[str] = 4, *, seed: int | None = None,
@@ -243,7 +244,12 @@ class DealState(Verbs):
                                  builds=self.opened[p] or self.rules.initial_counts_builds,
                                  swaps=self.opened[p])
         candidates.extend(Discard(p, c) for c in self._distinct(p))
-        acts.extend(a for a in candidates if self._ok(a))
+        # Listed lays keep a barred player clear of a dead end (one card they may not discard).
+        self._strict = True
+        try:
+            acts.extend(a for a in candidates if self._ok(a))
+        finally:
+            self._strict = False
         return acts
 
     def _distinct(self, p: int) -> list[int]:
@@ -560,7 +566,12 @@ class DealState(Verbs):
     # -- the rest of the turn ---------------------------------------------------------------------
 
     def _min_left(self, p: int) -> int:
-        return 2 if p in self.barred else 1
+        """Cards that must stay for the discard: one; two for listing a barred player's lays.
+
+        Ruling 10 lets a player who did not warn meld and build freely but not call up: a lay
+        down to one card is accepted (the call-up is what is refused) but never listed.
+        """
+        return 2 if self._strict and p in self.barred else 1
 
     def _opens(self, p: int, turn: Turn) -> bool:
         """Whether the player's initial meld is complete with ``turn`` (ruling 5)."""

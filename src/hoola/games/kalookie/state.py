@@ -612,6 +612,10 @@ class DealState(Verbs):
                                f"of {rules.initial_meld} points, and the rest of the hand cannot "
                                "make up the difference this turn (ruling 5)",
                                "initial-out-of-reach")
+            if goal.need_meld:
+                raise _illegal(f"{who} cannot {what}: builds count toward the initial meld only "
+                               "with a new meld of one's own, and none could then be laid "
+                               "(initial_counts_builds)", "initial-needs-meld")
             if goal.loose:
                 raise _illegal(f"{who} cannot {what}: the released joker could then not be laid "
                                "in a meld or a build this turn (ruling 7)", "joker-unplayable")

@@ -134,7 +134,8 @@ class View(NamedTuple):
             zones.append(Zone(f"hand-{q}", "hand", "Your hand" if mine else f"{name}'s hand",
                               owner=q, count=self.hand_sizes[q],
                               cards=None if cards is None else tuple(format_token(c)
-                                                                     for c in cards)))
+                                                                     for c in cards),
+                              note="" if self.standing.active[q] else "out"))
         for m in self.melds:
             zones.append(Zone(f"m{m.id}", "meld", f"m{m.id} ({self.names[m.owner]})",
                               owner=m.owner, cards=tuple(format_token(t) for t in m.tokens),

@@ -1,0 +1,1 @@
+"""The game families the project plays, one package each, all built on :mod:`hoola.core`."""

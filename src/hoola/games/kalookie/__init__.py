@@ -1,0 +1,123 @@
+"""Kalookie (Kaluki, Kalooki): the British club rummy and its Swedish and American cousins.
+
+Two packs and two jokers (three and three, or two and four, by preset), 13 cards each, sets and
+runs with jokers, a 40-point initial meld, building and joker release, a pool game with buy-ins.
+The rules are ``shared/spec/kalookie-rules.md``; the project's own rulings are in
+``docs/kalookie-rulings.md``. :data:`GAME` is what the registry holds.
+
+>>> GAME.name, GAME.min_players, GAME.max_players, [p.name for p in GAME.presets()][:2]
+('kalookie', 2, 6, ['british', 'williamson'])
+>>> state = GAME.new_deal(GAME.rules("british"), ["A", "B", "C"], seed=7)
+>>> state.format(state.apply(state.parse("B draw")))
+'B draw'
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from hoola.core.errors import RulesError
+from hoola.core.game import OptionInfo, Player, PresetInfo
+from hoola.games.kalookie.actions import (
+    Action,
+    Add,
+    BuyIn,
+    Discard,
+    Draw,
+    NewMeld,
+    Retire,
+    Swap,
+    SwapUpcard,
+    Take,
+    Warn,
+    format_action,
+    parse_action,
+)
+from hoola.games.kalookie.deal import Deal, Standing
+from hoola.games.kalookie.determinize import determinize
+from hoola.games.kalookie.match import Match
+from hoola.games.kalookie.melds import Meld
+from hoola.games.kalookie.rules import OPTIONS, Rules, preset_infos
+from hoola.games.kalookie.scoring import Settlement
+from hoola.games.kalookie.state import DealState
+from hoola.games.kalookie.views import View
+
+__all__ = [
+    "GAME",
+    "Action",
+    "Add",
+    "BuyIn",
+    "Deal",
+    "DealState",
+    "Discard",
+    "Draw",
+    "KalookieGame",
+    "Match",
+    "Meld",
+    "NewMeld",
+    "Retire",
+    "Rules",
+    "Settlement",
+    "Standing",
+    "Swap",
+    "SwapUpcard",
+    "Take",
+    "View",
+    "Warn",
+    "format_action",
+    "parse_action",
+]
+
+
+class KalookieGame:
+    """Kalookie as the registry holds it: presets, options, deals, matches, determinization."""
+
+    name = "kalookie"
+    title = "Kalookie"
+    min_players = 2
+    max_players = 6  # North American rules deal 11 cards to six; British and others 2 to 5
+    default_preset = "british"
+
+    def presets(self) -> Sequence[PresetInfo]:
+        """The named presets, ``british`` first."""
+        return preset_infos()
+
+    def option_infos(self) -> Sequence[OptionInfo]:
+        """Every rule option with its documentation."""
+        return OPTIONS
+
+    def rules(self, preset: str | None = None, options: Mapping[str, Any] | None = None) -> Rules:
+        """Frozen rules from a preset (default ``british``) and overrides."""
+        return Rules.from_options(preset or self.default_preset, options or {})
+
+    def teams(self, rules: Any, players: int) -> tuple[tuple[int, ...], ...] | None:
+        """Everyone plays alone."""
+        return None
+
+    def new_deal(self, rules: Any, names: Sequence[str], *, seed: int | None = None) -> DealState:
+        """One hand from a seeded shuffle, the first seat dealing."""
+        return DealState.new(_rules(rules), list(names), seed=seed)
+
+    def new_match(self, rules: Any, names: Sequence[str], *, seed: int | None = None) -> Match:
+        """A whole game from seeded shuffles."""
+        return Match(_rules(rules), names, seed=seed)
+
+    def determinize(self, view: Any, rng: random.Random) -> DealState:
+        """A hand consistent with ``view``: the hidden cards re-dealt at random."""
+        return determinize(view, rng)
+
+    def expert(self, seed: int | None = None) -> Player:
+        """Kalookie's rule-based bot is not written yet."""
+        raise NotImplementedError("Kalookie has no expert bot yet; the generic bots play it")
+
+
+def _rules(rules: Any) -> Rules:
+    if not isinstance(rules, Rules):
+        raise RulesError(f"{rules!r} is not Kalookie rules: build them with GAME.rules()",
+                         "bad-rules")
+    return rules
+
+
+GAME = KalookieGame()

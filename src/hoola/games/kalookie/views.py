@@ -1,0 +1,182 @@
+"""What one player may know: the view that bots, interfaces and observations receive.
+
+A :class:`View` is built from the state's current values without copying them (tuples and frozen
+records are shared), and draws itself as a :class:`~hoola.core.table.Table` for any front end.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from hoola.core.cards import format_card
+from hoola.core.table import Moment, Score, Table, Zone
+from hoola.games.kalookie.actions import Action, Take, format_action
+from hoola.games.kalookie.amounts import format_number
+from hoola.games.kalookie.cards import format_token
+from hoola.games.kalookie.deal import Standing
+from hoola.games.kalookie.melds import Meld
+from hoola.games.kalookie.rules import Rules
+from hoola.games.kalookie.scoring import Settlement
+from hoola.games.kalookie.turns import Turn
+
+__all__ = ["View"]
+
+
+class View(NamedTuple):
+    """A player's knowledge of a hand at one moment.
+
+    ``hand`` is the player's own hand; other hands appear in ``hands`` only at a call-up's
+    showdown. ``history`` is the public history (cards drawn from the stock are not shown);
+    ``discards`` is the whole pile, every card of which was seen when discarded. ``legal`` lists
+    what the player may do; ``can_pass`` says whether doing nothing is allowed (a warning or the
+    dealer's upcard swap may be let go). The fields from ``turn`` on are the rest of the public
+    state, enough to rebuild a hand from a view and a guess at the hidden cards.
+    """
+
+    player: int
+    names: tuple[str, ...]
+    rules: Rules
+    dealer: int
+    phase: str
+    current: int
+    drawn: bool
+    hand: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    standing: Standing
+    opened: tuple[bool, ...]
+    melds: tuple[Meld, ...]
+    discards: tuple[int, ...]
+    stock_size: int
+    history: tuple[Action, ...]
+    legal: tuple[Action, ...]
+    can_pass: bool
+    turn: Turn
+    first: bool
+    swap_window: bool
+    warner: int | None
+    barred: tuple[int, ...]
+    reshuffles: int
+    next_id: int
+    result: Settlement | None
+    hands: tuple[tuple[int, ...], ...] | None
+    totals: tuple[int, ...]
+    queue: tuple[int, ...]
+    out: tuple[int, ...]
+    bought: tuple[int, ...]
+    reset_to: int
+    after: Standing | None
+
+    @property
+    def is_my_turn(self) -> bool:
+        """Whether it is this player's turn (not merely a chance to warn or swap)."""
+        return self.phase != "over" and self.current == self.player
+
+    @property
+    def players(self) -> int:
+        """Number of seats at the table."""
+        return len(self.names)
+
+    def actors(self) -> tuple[int, ...]:
+        """The seats that may act now, as everyone at the table can tell."""
+        if self.phase == "over":
+            return ()
+        seats = {self.current}
+        if self.phase == "play":
+            if self.warner is not None:
+                seats.add(self.warner)
+            if self.swap_window:
+                seats.add(self.dealer)
+        return tuple(sorted(seats))
+
+    def prompt(self) -> str:
+        """What this player is asked to do now, in a few words."""
+        rules, who = self.rules, self.names
+        if self.phase == "over":
+            r = self.result
+            if r is None or r.winner is None:
+                return "The hand is void: no payment, no penalty"
+            how = "went kalookie" if r.end == "kalookie" else "called up"
+            return f"{who[r.winner]} {how}"
+        if self.phase == "decide":
+            if self.current != self.player:
+                return f"{who[self.current]} decides to buy in or retire"
+            return (f"Over {rules.target}: buy in for {format_number(rules.buy_in)} (back to "
+                    f"{self.reset_to}) or retire")
+        asks = []
+        if self.warner == self.player:
+            asks.append(f"Warn that you hold {self.hand_sizes[self.player]} cards")
+        if self.swap_window and self.dealer == self.player:
+            asks.append("Swap the upcard for a card of your hand, or let play begin")
+        if self.current == self.player:
+            asks.append(self._turn_prompt())
+        return "; ".join(asks) if asks else f"{who[self.current]} to play"
+
+    def _turn_prompt(self) -> str:
+        rules, turn = self.rules, self.turn
+        if not self.drawn:
+            top = format_card(self.discards[-1]) if self.discards else ""
+            return f"Draw, or take {top}" if any(isinstance(a, Take) for a in self.legal) \
+                else "Draw from the stock"
+        if turn.loose:
+            return "Lay the released joker in a meld or a build"
+        if turn.must_lay is not None:
+            return f"Lay {format_card(turn.must_lay)} in a meld"
+        if turn.opening(self.opened[self.player]):
+            return f"Complete your initial meld ({turn.value} of {rules.initial_meld})"
+        return "Meld, build, or discard to end the turn"
+
+    def table(self) -> Table:
+        """The table as data: hands, melds m1.., the discard pile, the stock, scores, the moment."""
+        zones: list[Zone] = []
+        for q, name in enumerate(self.names):
+            mine = q == self.player
+            cards = self.hand if mine else self.hands[q] if self.hands is not None else None
+            zones.append(Zone(f"hand-{q}", "hand", "Your hand" if mine else f"{name}'s hand",
+                              owner=q, count=self.hand_sizes[q],
+                              cards=None if cards is None else tuple(format_token(c)
+                                                                     for c in cards),
+                              note="" if self.standing.active[q] else "out"))
+        for m in self.melds:
+            zones.append(Zone(f"m{m.id}", "meld", f"m{m.id} ({self.names[m.owner]})",
+                              owner=m.owner, cards=tuple(format_token(t) for t in m.tokens),
+                              note=f"m{m.id}"))
+        zones.append(Zone("discard", "discard", "Discard pile",
+                          cards=tuple(format_card(c) for c in self.discards)))
+        zones.append(Zone("stock", "stock", "Stock", count=self.stock_size))
+        scores = [Score("Penalty", tuple(str(t) for t in self.totals)),
+                  Score("Buy-ins", tuple(str(b + self.bought.count(q)) for q, b in
+                                         enumerate(self.standing.buy_ins)))]
+        if self.result is not None:
+            scores.append(Score("This hand", tuple(
+                format_number(self.result.payments.get(q, 0)) for q in range(self.players))))
+        moment = Moment(actors=self.actors(), turn=self.current, phase=self.phase,
+                        prompt=self.prompt(),
+                        window="warning" if self.warner is not None else
+                        "upcard-swap" if self.swap_window else None)
+        log = tuple(format_action(a, self.names) for a in self.history[-12:])
+        return Table(zones=tuple(zones), moment=moment, names=self.names, scores=tuple(scores),
+                     log=log)
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as JSON-ready data (cards in notation), holding nothing hidden."""
+        r = self.result
+        return {
+            "game": "kalookie", "player": self.player, "names": list(self.names),
+            "rules": self.rules.preset_name, "dealer": self.dealer, "phase": self.phase,
+            "current": self.current, "drawn": self.drawn,
+            "hand": [format_card(c) for c in self.hand], "hand_sizes": list(self.hand_sizes),
+            "opened": list(self.opened),
+            "melds": [{"id": m.id, "owner": m.owner, "kind": m.kind,
+                       "cards": [format_token(t) for t in m.tokens]} for m in self.melds],
+            "discards": [format_card(c) for c in self.discards], "stock_size": self.stock_size,
+            "history": [format_action(a, self.names) for a in self.history],
+            "legal": [format_action(a, self.names) for a in self.legal],
+            "can_pass": self.can_pass, "penalty": list(self.totals),
+            "active": list(self.standing.active), "prompt": self.prompt(),
+            "result": None if r is None else {
+                "end": r.end, "winner": r.winner,
+                "penalty": {self.names[q]: v for q, v in r.penalty.items()},
+                "payments": {self.names[q]: format_number(v) for q, v in r.payments.items()}},
+            "hands": None if self.hands is None else [[format_card(c) for c in h]
+                                                      for h in self.hands],
+        }

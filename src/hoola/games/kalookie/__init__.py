@@ -112,6 +112,12 @@ class KalookieGame:
         """Kalookie's rule-based bot is not written yet."""
         raise NotImplementedError("Kalookie has no expert bot yet; the generic bots play it")
 
+    def verify_record(self, data: dict[str, Any], text: str = "") -> list[str]:
+        """What differs between a Kalookie record (its parsed TOML) and the engine; [] when ok."""
+        from hoola.games.kalookie.records import verify
+
+        return verify(data)
+
 
 def _rules(rules: Any) -> Rules:
     if not isinstance(rules, Rules):

@@ -299,6 +299,9 @@ def release(meld: Meld, cards: Sequence[int], rules: Rules) -> Meld:
         raise _illegal(f"cannot {what}: the set is of {format_card(meld.rank)[0]}s (ruling 7)",
                        "bad-swap")
     naturals = list(meld.naturals())
+    if rules.joker_release == "interior":
+        raise _illegal(f"cannot {what}: a joker is released only from a run's interior, never "
+                       "from a set (joker_release = interior)", "no-release")
     if rules.joker_release == "one-card":
         if len(cards) != 1:
             raise _illegal(f"cannot {what}: one natural card releases a joker "

@@ -566,12 +566,13 @@ class DealState(Verbs):
     # -- the rest of the turn ---------------------------------------------------------------------
 
     def _min_left(self, p: int) -> int:
-        """Cards that must stay for the discard: one; two for listing a barred player's lays.
+        """Cards that must stay for the discard: one; two for a player barred from calling up.
 
-        Ruling 10 lets a player who did not warn meld and build freely but not call up: a lay
-        down to one card is accepted (the call-up is what is refused) but never listed.
+        Ruling 10 lets a player who did not warn meld and build but not call up: a lay down to
+        one card would leave a turn that cannot end (its discard would be the call-up), so it is
+        refused, as a release whose joker cannot be laid is (ruling 7).
         """
-        return 2 if self._strict and p in self.barred else 1
+        return 2 if p in self.barred else 1
 
     def _opens(self, p: int, turn: Turn) -> bool:
         """Whether the player's initial meld is complete with ``turn`` (ruling 5)."""

@@ -14,6 +14,7 @@ the spec does not name yet (``knock_rule``, ``hertzog_no_meld_stake``, ``glenn_m
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -222,7 +223,8 @@ def toml_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        # JSON's escapes are TOML's: a control character never breaks the one-line message.
+        return json.dumps(value, ensure_ascii=False)
     if isinstance(value, tuple):
         return "{" + ", ".join(f"{k} = {toml_value(v)}" for k, v in value) + "}"
     number = Fraction(value)

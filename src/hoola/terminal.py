@@ -170,8 +170,17 @@ def unreadable(line: str, error: HoolaError) -> str:
     """One line on a typed move that cannot be read: the card at fault, or how that move is
     typed, never the whole grammar.
 
-    >>> unreadable("meld", HoolaError("x"))
+    >>> from hoola.actions import parse_action
+    >>> def why(line: str) -> str:
+    ...     try:
+    ...         parse_action(f"You {line}", ["You", "Bot"])
+    ...     except HoolaError as exc:
+    ...         return unreadable(line, exc)
+    ...     return "read"
+    >>> why("meld")
     "Cannot read 'meld': type it as: meld 3c 4c 5c."
+    >>> why("discard Zz")[:26]
+    "Cannot read card 'Zz': wri"
     """
     verb = line.split()[0].lower()
     # The engine's message names the action as read ('You meld ...'): keep only the reason.

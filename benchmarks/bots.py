@@ -31,13 +31,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from hoola.actions import Action
 from hoola.bots import IsmctsBot, make_bot
+from hoola.games.hoola.actions import Action
+from hoola.games.hoola.rules import Rules
+from hoola.games.hoola.state import DealState
+from hoola.games.hoola.views import View
 from hoola.play import play_deal
-from hoola.rules import Rules
 from hoola.sim import SimConfig, run
-from hoola.state import DealState
-from hoola.views import View
 
 BOTS: dict[str, dict[str, Any]] = {
     "random": {}, "greedy": {}, "expert": {},

@@ -1,10 +1,12 @@
-"""Unit tests for hoola.actions: the action notation, both ways, and its errors."""
+"""Unit tests for hoola.games.hoola.actions: the action notation, both ways, and its errors."""
 
 from __future__ import annotations
 
 import pytest
 
-from hoola.actions import (
+from hoola.core.cards import JOKER, parse_card, parse_cards
+from hoola.core.errors import HoolaError, NotationError
+from hoola.games.hoola.actions import (
     Action,
     Add,
     Blast,
@@ -19,8 +21,6 @@ from hoola.actions import (
     format_action,
     parse_action,
 )
-from hoola.cards import JOKER, parse_card, parse_cards
-from hoola.errors import HoolaError, NotationError
 
 NAMES = ["A", "B", "Cho_1", "d-2"]
 

@@ -8,15 +8,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from hoola import DealState, Rules
-from hoola.actions import Blast, Discard, NewMeld, Take
 from hoola.bots import BOTS, ExpertBot, IsmctsBot, bot_kinds, make_bot
-from hoola.bots.expert import undercut_risk
 from hoola.bots.levels import LEVELS, bot_for_level
-from hoola.cards import parse_cards
 from hoola.cli import cli
-from hoola.deal import Deal
-from hoola.determinize import determinize
+from hoola.core.cards import parse_cards
+from hoola.games.hoola import DealState, Rules
+from hoola.games.hoola.actions import Blast, Discard, NewMeld, Take
+from hoola.games.hoola.deal import Deal
+from hoola.games.hoola.determinize import determinize
+from hoola.games.hoola.expert import undercut_risk
 from hoola.play import play_deal
 
 PAGAT = Rules.preset("pagat")

@@ -1,10 +1,10 @@
-"""Unit tests for hoola.cards: notation, canonical order, masks and errors."""
+"""Unit tests for hoola.core.cards: notation, canonical order, masks and errors."""
 
 from __future__ import annotations
 
 import pytest
 
-from hoola.cards import (
+from hoola.core.cards import (
     DECK,
     JOKER,
     RANKS,
@@ -20,7 +20,7 @@ from hoola.cards import (
     rank_of,
     suit_of,
 )
-from hoola.errors import HoolaError, NotationError
+from hoola.core.errors import HoolaError, NotationError
 
 
 @pytest.mark.parametrize(("text", "rank", "suit"), [

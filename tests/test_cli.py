@@ -11,7 +11,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from hoola.cli import cli
-from hoola.records import load, verify
+from hoola.games.hoola.records import load, verify
 
 ROOT = Path(__file__).resolve().parent.parent
 # shared/ sits next to the main checkout (and above a worktree's folder).
@@ -153,7 +153,7 @@ def test_play_refuses_a_typed_illegal_move_and_goes_on(tmp_path: Path) -> None:
 
 
 def test_replay_tells_every_record_to_its_end() -> None:
-    from hoola.replay import tell
+    from hoola.games.hoola.replay import tell
 
     for path in sorted(OWN.glob("*.toml")) + sorted(CONFORMANCE.glob("*.toml")):
         record = load(path)

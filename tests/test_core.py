@@ -10,9 +10,9 @@ from hoola.core.errors import RulesError
 from hoola.core.game import GameState
 from hoola.core.records import verify_path, verify_text
 from hoola.core.registry import game_names, get_game
-from hoola.deal import Deal
-from hoola.rules import Rules
-from hoola.state import DealState
+from hoola.games.hoola.deal import Deal
+from hoola.games.hoola.rules import Rules
+from hoola.games.hoola.state import DealState
 
 HEAD = 'format = "hoola-record/1"\nplayers = ["A", "B"]\n'
 
@@ -53,7 +53,7 @@ def test_an_unreadable_file_fails_with_its_reason(tmp_path: Path) -> None:
 
 def _claim_window(claims: str) -> DealState:
     # A discards 9d: B (next to play) may take it with 9s 9h, C with 8d Td.
-    from hoola.cards import parse_card, parse_cards
+    from hoola.core.cards import parse_card, parse_cards
 
     hands = ["2s 4s 6s 8s Ts Qs 9d", "9s 9h 3h 5h Jh Kh Ah", "8d Td 2c 4c 6c Qc Kc",
              "3c 5c 7c Jc 2h 4h 6h"]

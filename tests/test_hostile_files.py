@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from hoola.actions import NAME_RE, parse_action
 from hoola.cli import cli
-from hoola.errors import NotationError, RecordError
-from hoola.records import (
+from hoola.core.errors import NotationError, RecordError
+from hoola.games.hoola.actions import NAME_RE, parse_action
+from hoola.games.hoola.records import (
     MAX_DEALS,
     MAX_FILE_BYTES,
     load,

@@ -7,13 +7,13 @@ from fractions import Fraction
 
 import pytest
 
-from hoola import DealState, HoolaError, Match, Rules
 from hoola.bots import GreedyBot, RandomBot
 from hoola.core.game import GameState
-from hoola.determinize import determinize, unseen_cards
-from hoola.match import next_dealer, next_stake
+from hoola.games.hoola import DealState, HoolaError, Match, Rules
+from hoola.games.hoola.determinize import determinize, unseen_cards
+from hoola.games.hoola.match import next_dealer, next_stake
+from hoola.games.hoola.records import dumps, loads, record_of, resume_match, verify
 from hoola.play import play_deal
-from hoola.records import dumps, loads, record_of, resume_match, verify
 
 
 def play_match(rules: Rules, deals: int, seed: int) -> Match:

@@ -1,4 +1,5 @@
-"""Unit tests for hoola.melds: new melds, additions, the finders (against brute force), units."""
+"""Unit tests for hoola.games.hoola.melds: new melds, additions, the finders (against brute
+force), units."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ from itertools import combinations
 
 import pytest
 
-from hoola.cards import JOKER, card_mask, format_cards, parse_card, parse_cards
-from hoola.errors import IllegalActionError
-from hoola.melds import (
+from hoola.core.cards import JOKER, card_mask, format_cards, parse_card, parse_cards
+from hoola.core.errors import IllegalActionError
+from hoola.games.hoola.melds import (
     Meld,
     MeldKind,
     count_units,
@@ -20,7 +21,7 @@ from hoola.melds import (
     is_killed,
     new_meld,
 )
-from hoola.rules import Rules
+from hoola.games.hoola.rules import Rules
 
 PAGAT = Rules.preset("pagat")
 NO_WRAP = Rules.preset("pagat", wrap_runs=False)

@@ -7,16 +7,16 @@ from fractions import Fraction
 
 import pytest
 
-from hoola.actions import Action, Draw, Take, format_action, parse_action
 from hoola.bots import BOTS, GreedyBot, RandomBot, make_bot
-from hoola.cards import parse_card, parse_cards
-from hoola.deal import Deal
-from hoola.errors import IllegalActionError
+from hoola.core.cards import parse_card, parse_cards
+from hoola.core.errors import IllegalActionError
+from hoola.games.hoola.actions import Action, Draw, Take, format_action, parse_action
+from hoola.games.hoola.deal import Deal
+from hoola.games.hoola.rules import Rules
+from hoola.games.hoola.state import DealState
+from hoola.games.hoola.text import describe_race
+from hoola.games.hoola.views import View
 from hoola.play import ClaimRace, Decision, LiveWindow, play_deal, resolve_claims, settle_window
-from hoola.rules import Rules
-from hoola.state import DealState
-from hoola.text import describe_race
-from hoola.views import View
 
 PRESETS = ["pagat", "classic", "rummy-rulebook", "online", "two-player", "hertzog", "glenn",
            "old", "court-ten", "winjoy"]

@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hoola import (
+from hoola.games.hoola import (
     JOKER,
     Action,
     Add,
@@ -29,10 +29,10 @@ from hoola import (
     Sevens,
     Take,
 )
-from hoola.deal import Deal
-from hoola.determinize import determinize
-from hoola.records import dumps, loads, record_of, verify
-from hoola.rules import OPTION_DOCS, PRESETS, OptionDoc
+from hoola.games.hoola.deal import Deal
+from hoola.games.hoola.determinize import determinize
+from hoola.games.hoola.records import dumps, loads, record_of, verify
+from hoola.games.hoola.rules import OPTION_DOCS, PRESETS, OptionDoc
 
 games = st.fixed_dictionaries({
     "seed": st.integers(0, 2**32),

@@ -1,4 +1,5 @@
-"""Unit tests for hoola.records: reading, writing, replaying and verifying record files."""
+"""Unit tests for hoola.games.hoola.records: reading, writing, replaying and verifying record
+files."""
 
 from __future__ import annotations
 
@@ -9,11 +10,10 @@ from pathlib import Path
 import pytest
 
 from hoola.bots import GreedyBot, RandomBot
-from hoola.cards import format_cards
-from hoola.errors import HoolaError, RecordError
-from hoola.match import Match
-from hoola.play import play_deal
-from hoola.records import (
+from hoola.core.cards import format_cards
+from hoola.core.errors import HoolaError, RecordError
+from hoola.games.hoola.match import Match
+from hoola.games.hoola.records import (
     FORMAT,
     DealRecord,
     Record,
@@ -26,8 +26,9 @@ from hoola.records import (
     verify,
     verify_path,
 )
-from hoola.rules import Rules
-from hoola.state import DealState
+from hoola.games.hoola.rules import Rules
+from hoola.games.hoola.state import DealState
+from hoola.play import play_deal
 
 HEAD = f'format = "{FORMAT}"\nrules = "pagat"\nplayers = ["A", "B", "C", "D"]\n'
 

@@ -1,4 +1,5 @@
-"""Unit tests for hoola.rules: presets, overrides, validation, knock limit tables, and the
+"""Unit tests for hoola.games.hoola.rules: presets, overrides, validation, knock limit tables,
+and the
 options' documentation as data, as ``hoola rules`` prints it."""
 
 from __future__ import annotations
@@ -13,8 +14,15 @@ import pytest
 from click.testing import CliRunner
 
 from hoola.cli import cli
-from hoola.errors import HoolaError, RulesError
-from hoola.rules import OPTION_DOCS, PRESET_DOCS, PRESET_SOURCES, PRESETS, Rules, toml_value
+from hoola.core.errors import HoolaError, RulesError
+from hoola.games.hoola.rules import (
+    OPTION_DOCS,
+    PRESET_DOCS,
+    PRESET_SOURCES,
+    PRESETS,
+    Rules,
+    toml_value,
+)
 
 # The pagat column of shared/spec/hoola-rules.md, "Options and presets".
 PAGAT: dict[str, Any] = {

@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from hoola.cli import cli
-from hoola.errors import RecordError
-from hoola.records import verify_path
-from hoola.rules import Rules
+from hoola.core.errors import RecordError
+from hoola.games.hoola.records import verify_path
+from hoola.games.hoola.rules import Rules
 from hoola.saves import (
     MatchPlan,
     SavedMatch,

@@ -1,4 +1,5 @@
-"""Unit tests for hoola.scoring: hand points, blasts, and settle() on the rule texts' examples."""
+"""Unit tests for hoola.games.hoola.scoring: hand points, blasts, and settle() on the rule
+texts' examples."""
 
 from __future__ import annotations
 
@@ -7,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from hoola.cards import card_mask, parse_cards
-from hoola.rules import Rules
-from hoola.scoring import SeatShowdown, blast_kind, blast_points, hand_points, settle
+from hoola.core.cards import card_mask, parse_cards
+from hoola.games.hoola.rules import Rules
+from hoola.games.hoola.scoring import SeatShowdown, blast_kind, blast_points, hand_points, settle
 
 PAGAT = Rules.preset("pagat")
 

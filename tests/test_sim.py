@@ -15,8 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from hoola.cli import cli
-from hoola.records import verify_path
-from hoola.rules import Rules
+from hoola.games.hoola.records import verify_path
+from hoola.games.hoola.rules import Rules
 from hoola.sim import SimConfig, bot_stats, margin, rules_stats, run, seatings
 from hoola.sim.simulation import parse_spec, play_unit
 from hoola.sim.stats import mean_ci

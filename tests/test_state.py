@@ -1,4 +1,4 @@
-"""Unit tests for hoola.state: the engine on explicit deals, action by action.
+"""Unit tests for hoola.games.hoola.state: the engine on explicit deals, action by action.
 
 Every refused action is checked to leave the state exactly as it was and to carry the expected
 error code; legal_actions() is checked against can() along the way.
@@ -13,7 +13,9 @@ from typing import Any
 
 import pytest
 
-from hoola.actions import (
+from hoola.core.cards import JOKER, format_card, format_cards, parse_card, parse_cards
+from hoola.core.errors import IllegalActionError, OutOfTurnError
+from hoola.games.hoola.actions import (
     Action,
     Add,
     Blast,
@@ -27,11 +29,9 @@ from hoola.actions import (
     Take,
     parse_action,
 )
-from hoola.cards import JOKER, format_card, format_cards, parse_card, parse_cards
-from hoola.deal import Deal
-from hoola.errors import IllegalActionError, OutOfTurnError
-from hoola.rules import Rules
-from hoola.state import DealState
+from hoola.games.hoola.deal import Deal
+from hoola.games.hoola.rules import Rules
+from hoola.games.hoola.state import DealState
 
 PAGAT = Rules.preset("pagat")
 

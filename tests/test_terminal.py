@@ -14,17 +14,17 @@ from pathlib import Path
 
 import pytest
 
-from hoola.actions import Action, Take, parse_action
 from hoola.bots import GreedyBot
-from hoola.cards import parse_card, parse_cards
-from hoola.deal import Deal
+from hoola.core.cards import parse_card, parse_cards
+from hoola.games.hoola.actions import Action, Take, parse_action
+from hoola.games.hoola.deal import Deal
+from hoola.games.hoola.records import load, loads, verify_path
+from hoola.games.hoola.rules import Rules
+from hoola.games.hoola.state import DealState
+from hoola.games.hoola.text import describe_race
+from hoola.games.hoola.views import View
 from hoola.play import LiveWindow, play_deal
-from hoola.records import load, loads, verify_path
-from hoola.rules import Rules
-from hoola.state import DealState
 from hoola.terminal import Quit, TerminalPlayer, run_terminal_game
-from hoola.text import describe_race
-from hoola.views import View
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -25,14 +25,15 @@ pytest.importorskip("textual")
 from textual.pilot import Pilot
 
 import hoola.bots
-from hoola.actions import Discard, Draw, Knock, NewMeld, Play, Take, parse_action
-from hoola.cards import parse_card, parse_cards
-from hoola.deal import Deal
-from hoola.errors import RecordError
-from hoola.match import Match
-from hoola.records import load, verify_path
-from hoola.rules import Rules
-from hoola.state import DealState
+from hoola.core.cards import parse_card, parse_cards
+from hoola.core.errors import RecordError
+from hoola.games.hoola.actions import Discard, Draw, Knock, NewMeld, Play, Take, parse_action
+from hoola.games.hoola.deal import Deal
+from hoola.games.hoola.match import Match
+from hoola.games.hoola.records import load, verify_path
+from hoola.games.hoola.rules import Rules
+from hoola.games.hoola.state import DealState
+from hoola.games.hoola.views import View
 from hoola.tui import HoolaApp, Session, run_tui
 from hoola.tui.cardface import card_label, sort_hand
 from hoola.tui.hints import Adviser, hint_words, with_symbols
@@ -46,7 +47,6 @@ from hoola.tui.screens import (
 )
 from hoola.tui.session import MatchPlan, PersonSeat
 from hoola.tui.widgets import HandPanel, KeyBar, PilePanel, SeatsPanel, short_name
-from hoola.views import View
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = ["You", "Greedy1", "Greedy2"]
@@ -638,12 +638,12 @@ def test_adviser_uses_explain_when_an_expert_is_there(monkeypatch: pytest.Monkey
     class Module:
         ExpertBot = FakeExpert
 
-    monkeypatch.setitem(sys.modules, "hoola.bots.expert", Module)
+    monkeypatch.setitem(sys.modules, "hoola.games.hoola.expert", Module)
     adviser = Adviser(seed=1)
     assert adviser.source == "expert bot"
     assert adviser.advise(view) == (view.legal[0], "because the fake says so")
 
-    monkeypatch.setitem(sys.modules, "hoola.bots.expert", None)  # no expert: greedy advises
+    monkeypatch.setitem(sys.modules, "hoola.games.hoola.expert", None)  # no expert: greedy advises
     monkeypatch.delitem(hoola.bots.BOTS, "expert", raising=False)
     adviser = Adviser(seed=1)
     assert adviser.source == "greedy bot"

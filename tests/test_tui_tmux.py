@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from hoola.records import load, verify_path
+from hoola.games.hoola.records import load, verify_path
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 

@@ -1,77 +1,12 @@
-"""Hoola (훌라), the Korean rummy game: a rules engine with every documented variation.
+"""hoola: rules engines, bots and front ends for Hoola, Kalookie and the capture games.
 
->>> from hoola import DealState, Rules, Draw
->>> state = DealState.new(Rules.preset("pagat"), ["A", "B", "C", "D"], seed=7)
->>> state.format(state.apply(Draw(0)))
-'A draw'
+The package is layered: :mod:`hoola.core` (the game interface, the registry, errors, card
+notation, the record frame), one package per game family under :mod:`hoola.games`, and the front
+ends (bots, simulation, terminal, command line) that reach games only through the core.
+
+>>> from hoola.core import game_names
+>>> game_names()[:2]
+['hoola', 'kalookie']
 """
-
-from hoola.actions import (
-    Action,
-    Add,
-    Blast,
-    Discard,
-    Draw,
-    Drop,
-    Knock,
-    NewMeld,
-    Play,
-    Sevens,
-    Take,
-    format_action,
-    parse_action,
-)
-from hoola.cards import JOKER, format_card, format_cards, parse_card, parse_cards
-from hoola.deal import Deal
-from hoola.errors import (
-    HoolaError,
-    IllegalActionError,
-    NotationError,
-    OutOfTurnError,
-    RecordError,
-    RulesError,
-)
-from hoola.match import Match
-from hoola.melds import Meld, MeldKind
-from hoola.rules import PRESETS, Rules
-from hoola.scoring import Settlement
-from hoola.state import DealState
-from hoola.views import View
-
-__all__ = [
-    "JOKER",
-    "PRESETS",
-    "Action",
-    "Add",
-    "Blast",
-    "Deal",
-    "DealState",
-    "Discard",
-    "Draw",
-    "Drop",
-    "HoolaError",
-    "IllegalActionError",
-    "Knock",
-    "Match",
-    "Meld",
-    "MeldKind",
-    "NewMeld",
-    "NotationError",
-    "OutOfTurnError",
-    "Play",
-    "RecordError",
-    "Rules",
-    "RulesError",
-    "Settlement",
-    "Sevens",
-    "Take",
-    "View",
-    "format_action",
-    "format_card",
-    "format_cards",
-    "parse_action",
-    "parse_card",
-    "parse_cards",
-]
 
 __version__ = "0.1.0"

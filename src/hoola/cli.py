@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from hoola.core.records import printable, record_files, verify_path
-from hoola.records import load
+from hoola.games.hoola.records import load
 
 __all__ = ["cli"]
 
@@ -57,8 +57,8 @@ def replay(file: Path) -> None:
 
     Exits 1 when the record cannot be read or an action it holds is refused.
     """
-    from hoola.errors import HoolaError
-    from hoola.replay import tell
+    from hoola.core.errors import HoolaError
+    from hoola.games.hoola.replay import tell
 
     try:
         record = load(file)
@@ -118,8 +118,8 @@ def play(players: int, preset: str, options: tuple[str, ...], seed: int | None, 
          bot_delay: float, bot_reaction: tuple[float, float], plain: bool) -> None:
     """Play Hoola in the terminal against bots (full screen; --plain for line by line)."""
     from hoola.bots import check_bot_kind
-    from hoola.errors import HoolaError
-    from hoola.rules import Rules
+    from hoola.core.errors import HoolaError
+    from hoola.games.hoola.rules import Rules
     from hoola.terminal import run_terminal_game
 
     kinds = [b.strip() for b in bots.split(",") if b.strip()]
@@ -134,7 +134,7 @@ def play(players: int, preset: str, options: tuple[str, ...], seed: int | None, 
         rules = Rules.preset(preset, **parse_option_values(options))
     except HoolaError as exc:
         raise click.BadParameter(exc.message, param_hint="--rules/--option") from exc
-    from hoola.actions import NAME_RE
+    from hoola.games.hoola.actions import NAME_RE
     if not NAME_RE.match(name):
         raise click.BadParameter("use letters, digits, _ and - only", param_hint="--name")
     if resume is not None and save is not None:
@@ -195,8 +195,8 @@ def rules(preset: str, as_json: bool) -> None:
     import shutil
     import textwrap
 
-    from hoola.errors import HoolaError
-    from hoola.rules import OPTION_DOCS, PRESET_DOCS, Rules, toml_value
+    from hoola.core.errors import HoolaError
+    from hoola.games.hoola.rules import OPTION_DOCS, PRESET_DOCS, Rules, toml_value
 
     try:
         chosen = Rules.preset(preset)

@@ -14,10 +14,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from hoola.actions import Action, Draw, Sevens, Take
-from hoola.errors import IllegalActionError
-from hoola.state import DealState
-from hoola.views import View
+from hoola.core.errors import IllegalActionError
+from hoola.games.hoola.actions import Action, Draw, Sevens, Take
+from hoola.games.hoola.state import DealState
+from hoola.games.hoola.views import View
 
 __all__ = [
     "ClaimRace",

@@ -25,11 +25,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Self
 
-from hoola.errors import RecordError
-from hoola.match import Match
-from hoola.records import dumps, load, record_of, resume_match
-from hoola.rules import Rules
-from hoola.state import DealState
+from hoola.core.errors import RecordError
+from hoola.games.hoola.match import Match
+from hoola.games.hoola.records import dumps, load, record_of, resume_match
+from hoola.games.hoola.rules import Rules
+from hoola.games.hoola.state import DealState
 
 __all__ = ["META", "MatchPlan", "SavedMatch", "default_save_path", "forget_if_empty",
            "load_match", "write_atomically"]
@@ -123,7 +123,7 @@ class MatchPlan:
 
         A record without that line (written by something else) is played by its first player
         against greedy bots, for as many deals as it holds (``deals`` 0). A line that is there but
-        wrong raises :class:`~hoola.errors.RecordError` saying what is wrong.
+        wrong raises :class:`~hoola.core.errors.RecordError` saying what is wrong.
         """
         from hoola.bots import BOTS
 
@@ -163,7 +163,7 @@ def load_match(path: Path, *, seed: int | None = None) -> tuple[Match, MatchPlan
     """The match saved at ``path`` and its plan; its unfinished deal is continued where it
     stopped, new deals are shuffled from ``seed``.
 
-    Raises :class:`~hoola.errors.RecordError` for a file that is not a playable save (and
+    Raises :class:`~hoola.core.errors.RecordError` for a file that is not a playable save (and
     ``OSError`` for one that cannot be read).
     """
     record = load(path)
@@ -217,7 +217,7 @@ class SavedMatch:
     def resume(cls, path: Path, *, seed: int | None = None, **options: Any) -> Self:
         """The match saved at ``path``, its unfinished deal continued where it stopped.
 
-        Raises :class:`~hoola.errors.RecordError` (or ``OSError``) if it cannot be resumed.
+        Raises :class:`~hoola.core.errors.RecordError` (or ``OSError``) if it cannot be resumed.
         """
         seed = seed if seed is not None else random.randrange(2**31)
         match, plan = load_match(path, seed=seed)

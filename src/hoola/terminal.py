@@ -9,16 +9,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from hoola.actions import Action, Draw, parse_action
 from hoola.bots import make_bot
-from hoola.cards import JOKER, format_card, format_cards
-from hoola.errors import HoolaError
-from hoola.play import LiveWindow, Player, play_deal
-from hoola.rules import Rules
-from hoola.saves import SavedMatch, default_save_path, forget_if_empty
-from hoola.scoring import hand_points
-from hoola.state import DealState
-from hoola.text import (
+from hoola.core.cards import JOKER, format_card, format_cards
+from hoola.core.errors import HoolaError
+from hoola.games.hoola.actions import Action, Draw, parse_action
+from hoola.games.hoola.rules import Rules
+from hoola.games.hoola.scoring import hand_points
+from hoola.games.hoola.state import DealState
+from hoola.games.hoola.text import (
     agree,
     describe_race,
     describe_settlement,
@@ -26,7 +24,9 @@ from hoola.text import (
     knocker_of,
     stakes,
 )
-from hoola.views import View
+from hoola.games.hoola.views import View
+from hoola.play import LiveWindow, Player, play_deal
+from hoola.saves import SavedMatch, default_save_path, forget_if_empty
 
 __all__ = ["Quit", "TerminalPlayer", "default_save_path", "run_terminal_game"]
 
@@ -155,7 +155,7 @@ class TerminalPlayer:
 
     def describe(self, action: Action, view: View) -> str:
         """A move as the person would type it (without their own name)."""
-        from hoola.actions import format_action
+        from hoola.games.hoola.actions import format_action
         return format_action(action, view.names).split(" ", 1)[1]
 
 
@@ -170,7 +170,7 @@ def unreadable(line: str, error: HoolaError) -> str:
     """One line on a typed move that cannot be read: the card at fault, or how that move is
     typed, never the whole grammar.
 
-    >>> from hoola.actions import parse_action
+    >>> from hoola.games.hoola.actions import parse_action
     >>> def why(line: str) -> str:
     ...     try:
     ...         parse_action(f"You {line}", ["You", "Bot"])
@@ -197,7 +197,7 @@ def unreadable(line: str, error: HoolaError) -> str:
 
 def _find_equivalent(action: Action, moves: Sequence[Action]) -> Action | None:
     """The listed move meaning the same as a typed one (card order and meld naming aside)."""
-    from hoola.actions import Add, NewMeld, Take
+    from hoola.games.hoola.actions import Add, NewMeld, Take
     for m in moves:
         if m == action:
             return m
@@ -227,7 +227,7 @@ def run_terminal_game(rules: Rules, *, players: int = 4, bots: Sequence[str] = (
     """Play ``deals`` deals against bots in the terminal (or go on with the match saved at
     ``resume``); return the path of the saved record, which is saved after every move.
 
-    Raises :class:`~hoola.errors.RecordError` for a save that cannot be resumed and ``OSError``
+    Raises :class:`~hoola.core.errors.RecordError` for a save that cannot be resumed and ``OSError``
     when the game cannot be saved, before play starts.
     """
     person = TerminalPlayer(read, out)

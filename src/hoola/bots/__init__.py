@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from hoola.bots.expert import ExpertBot
-from hoola.bots.greedy import GreedyBot
 from hoola.bots.ismcts import IsmctsBot
 from hoola.bots.levels import LEVELS
 from hoola.bots.random import RandomBot
+from hoola.games.hoola.expert import ExpertBot
+from hoola.games.hoola.greedy import GreedyBot
 from hoola.play import Player
 
 __all__ = ["BOTS", "LEVELS", "ExpertBot", "GreedyBot", "IsmctsBot", "RandomBot", "bot_kinds",

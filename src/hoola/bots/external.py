@@ -11,7 +11,7 @@ millisecond whatever the program writes (half a line, endless bytes, nothing); a
 than :data:`MAX_LINE` bytes, an answer to a question not asked, and anything not legal now are
 errors. After an error the program is killed; the next decision would start it afresh.
 
->>> from hoola import DealState, Rules
+>>> from hoola.games.hoola import DealState, Rules
 >>> state = DealState.new(Rules.preset("pagat"), 4, seed=1)
 >>> message = view_to_json(state.view(0))
 >>> message["legal"], message["hand_sizes"]
@@ -35,10 +35,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
-from hoola.actions import Action, format_action, parse_action
-from hoola.cards import format_card, format_cards
-from hoola.errors import HoolaError
-from hoola.views import View
+from hoola.core.cards import format_card, format_cards
+from hoola.core.errors import HoolaError
+from hoola.games.hoola.actions import Action, format_action, parse_action
+from hoola.games.hoola.views import View
 
 __all__ = ["MAX_LINE", "PROTOCOL", "QUIT_GRACE", "ExternalBot", "ExternalBotError", "close_all",
            "split_command", "view_to_json"]

@@ -1,7 +1,8 @@
 """Information-set Monte Carlo search: guess the hidden cards many times, play each guess out.
 
 For one decision the bot samples deals consistent with its view
-(:func:`hoola.determinize.determinize`: the unseen cards shuffled into the other hands and the
+(:func:`hoola.games.hoola.determinize.determinize`: the unseen cards shuffled into the other
+hands and the
 stock), and in each sampled deal plays every candidate action to the end of the deal with the
 expert bot choosing for everyone; the action with the best average payment over all samples wins
 the vote. All candidates are tried on the same samples with the same random sources (common
@@ -15,7 +16,7 @@ children the candidate actions, and every later move is the rollout policy's. Th
 one sample is always played). Only decisions with a real choice are searched: a forced move, an
 immediate win (blast, four sevens) and the order of melds and additions are left to the expert.
 
->>> from hoola import DealState, Rules
+>>> from hoola.games.hoola import DealState, Rules
 >>> state = DealState.new(Rules.preset("pagat"), 4, seed=1)
 >>> bot = IsmctsBot(seed=1, playouts=8)
 >>> bot.act(state.view(0)) in state.legal_actions(0)
@@ -29,12 +30,12 @@ import random
 import time
 from collections.abc import Sequence
 
-from hoola.actions import Action, Blast, Discard, Draw, Knock, Sevens, Take
-from hoola.bots.expert import ExpertBot, Knowledge, card_value
-from hoola.determinize import determinize, state_from_view, unseen_cards
+from hoola.games.hoola.actions import Action, Blast, Discard, Draw, Knock, Sevens, Take
+from hoola.games.hoola.determinize import determinize, state_from_view, unseen_cards
+from hoola.games.hoola.expert import ExpertBot, Knowledge, card_value
+from hoola.games.hoola.state import DealState
+from hoola.games.hoola.views import View
 from hoola.play import Player, play_deal
-from hoola.state import DealState
-from hoola.views import View
 
 __all__ = ["IsmctsBot"]
 
@@ -202,7 +203,7 @@ def _mean_se(values: Sequence[float]) -> tuple[float, float]:
 
 
 def _describe(action: Action, view: View) -> str:
-    from hoola.actions import format_action
+    from hoola.games.hoola.actions import format_action
 
     text = format_action(action, view.names)
     return text.split(" ", 1)[1] if " " in text else text

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from hoola.actions import Action
-from hoola.views import View
+from hoola.games.hoola.actions import Action
+from hoola.games.hoola.views import View
 
 __all__ = ["RandomBot"]
 

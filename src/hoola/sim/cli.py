@@ -15,8 +15,8 @@ from pathlib import Path
 
 import click
 
-from hoola.errors import HoolaError
-from hoola.rules import Rules
+from hoola.core.errors import HoolaError
+from hoola.games.hoola.rules import Rules
 from hoola.sim.simulation import SimConfig, make_player
 
 __all__ = ["missing_extras", "parse_externals", "run_sim"]

@@ -15,8 +15,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from hoola.rules import Rules
-from hoola.scoring import END_KINDS
+from hoola.games.hoola.rules import Rules
+from hoola.games.hoola.scoring import END_KINDS
 from hoola.sim.simulation import GameOutcome, SimConfig, run, run_ray
 from hoola.sim.stats import BotStats, RulesStats, bot_stats, margin, rules_stats
 

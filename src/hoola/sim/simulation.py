@@ -12,7 +12,7 @@ run a command through the protocol of ``docs/protocol.md``, one process per seat
 external bot that breaks the protocol forfeits the deal (:func:`forfeit_payments`) and the game
 stops there; the error is kept in :attr:`GameOutcome.errors` and the run goes on.
 
->>> from hoola.rules import Rules
+>>> from hoola.games.hoola.rules import Rules
 >>> config = SimConfig(("expert", "greedy"), Rules.preset("pagat"), units=2, seed=1)
 >>> [len(g.deals) for g in run(config, workers=1)]
 [1, 1, 1, 1]
@@ -32,14 +32,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from hoola.actions import Action, Draw, Knock, Take
 from hoola.bots.external import ExternalBot, ExternalBotError, close_all
-from hoola.deal import Deal
-from hoola.match import next_dealer, next_stake
+from hoola.games.hoola.actions import Action, Draw, Knock, Take
+from hoola.games.hoola.deal import Deal
+from hoola.games.hoola.match import next_dealer, next_stake
+from hoola.games.hoola.rules import Rules
+from hoola.games.hoola.state import DealState
+from hoola.games.hoola.views import View
 from hoola.play import Player, play_deal
-from hoola.rules import Rules
-from hoola.state import DealState
-from hoola.views import View
 
 __all__ = [
     "FORFEIT",
@@ -303,7 +303,7 @@ def _play_game(config: SimConfig, unit: int, rotation: int, seating: tuple[str, 
     states, outcomes, errors = game
     record = None
     if config.records and states:
-        from hoola.records import dumps, record_of
+        from hoola.games.hoola.records import dumps, record_of
         comment = "".join(f"# deal {e.deal + 1} {'forfeited' if e.forfeit else 'played'}; "
                           f"{names[e.seat]}: {e.reason}\n" for e in errors)
         record = dumps(record_of(states, comment=comment))

@@ -16,7 +16,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from hoola.scoring import END_KINDS
+from hoola.games.hoola.scoring import END_KINDS
 from hoola.sim.simulation import GameOutcome
 
 __all__ = ["BotStats", "Estimate", "RulesStats", "bot_stats", "margin", "mean_ci", "rules_stats"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from hoola.rules import Rules
+from hoola.games.hoola.rules import Rules
 from hoola.saves import default_save_path, forget_if_empty
 from hoola.tui.app import HoolaApp
 from hoola.tui.session import REACTION, Session
@@ -23,7 +23,7 @@ def run_tui(rules: Rules | None = None, *, players: int = 4, bots: Sequence[str]
     """Play a match full screen (or resume the one saved at ``resume``); return its session
     (``session.path`` is the saved record, ``session.is_over`` whether the match is finished).
 
-    Raises :class:`~hoola.errors.RecordError` for a save that cannot be resumed and ``OSError``
+    Raises :class:`~hoola.core.errors.RecordError` for a save that cannot be resumed and ``OSError``
     when the game cannot be saved, before the screen opens.
     """
     options = {"bot_delay": bot_delay, "reaction": bot_reaction}

@@ -24,9 +24,10 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import RichLog, Static
 
-from hoola.actions import Action, Add, Discard, NewMeld, Take
+from hoola.games.hoola.actions import Action, Add, Discard, NewMeld, Take
+from hoola.games.hoola.text import describe_race
+from hoola.games.hoola.views import View
 from hoola.play import ClaimRace
-from hoola.text import describe_race
 from hoola.tui.cardface import card_chip, card_label
 from hoola.tui.hints import Adviser, hint_words
 from hoola.tui.moves import candidates, describe, log_line, next_step, why_not
@@ -39,7 +40,6 @@ from hoola.tui.screens import (
 )
 from hoola.tui.session import PersonSeat, Session
 from hoola.tui.widgets import HandPanel, KeyBar, PilePanel, ScoreBar, SeatsPanel
-from hoola.views import View
 
 __all__ = ["HoolaApp"]
 

@@ -16,8 +16,8 @@ from collections.abc import Iterable, Sequence
 from rich.style import Style
 from rich.text import Text
 
-from hoola.cards import JOKER
-from hoola.melds import Meld
+from hoola.core.cards import JOKER
+from hoola.games.hoola.melds import Meld
 
 __all__ = [
     "FACE_WIDTH",

@@ -1,6 +1,7 @@
 """The hint key: the ``expert`` bot's suggestion for the person's view, and why.
 
-Uses ``hoola.bots.expert.ExpertBot.explain`` when it exists, else an ``expert`` bot registered in
+Uses ``hoola.games.hoola.expert.ExpertBot.explain`` when it exists, else an ``expert`` bot
+registered in
 :data:`hoola.bots.BOTS`, else the greedy bot with a plain reason. :func:`hint_words` puts it as
 the screen does: cards with their suit symbols, the move said once.
 """
@@ -13,13 +14,23 @@ from typing import Any
 
 from rich.text import Text
 
-from hoola.actions import Action, Add, Blast, Discard, Draw, Knock, NewMeld, Sevens, Take
 from hoola.bots import BOTS, GreedyBot
-from hoola.cards import format_card
+from hoola.core.cards import format_card
+from hoola.games.hoola.actions import (
+    Action,
+    Add,
+    Blast,
+    Discard,
+    Draw,
+    Knock,
+    NewMeld,
+    Sevens,
+    Take,
+)
+from hoola.games.hoola.views import View
 from hoola.play import Player
 from hoola.tui.cardface import card_label
 from hoola.tui.moves import describe
-from hoola.views import View
 
 __all__ = ["Adviser", "hint_words", "with_symbols"]
 
@@ -45,7 +56,7 @@ class Adviser:
         self.bot: Player
         self.source = "greedy bot"
         try:
-            module = importlib.import_module("hoola.bots.expert")
+            module = importlib.import_module("hoola.games.hoola.expert")
             self.expert = module.ExpertBot(seed=seed)
             self.source = "expert bot"
         except (ImportError, AttributeError, TypeError):

@@ -1,10 +1,10 @@
 """From keys and picked cards to legal actions, and actions told in words, for one player's view.
 
-Everything here reads a :class:`~hoola.views.View` only: what the person may know.
+Everything here reads a :class:`~hoola.games.hoola.views.View` only: what the person may know.
 
->>> from hoola import DealState, Rules
->>> from hoola.cards import parse_cards
->>> from hoola.deal import Deal
+>>> from hoola.games.hoola import DealState, Rules
+>>> from hoola.core.cards import parse_cards
+>>> from hoola.games.hoola.deal import Deal
 >>> rules = Rules.preset("pagat")
 >>> deal = Deal.explicit(rules, [parse_cards("3c 4c 5c 9s 9h Kd Qd"),
 ...                              parse_cards("As 2s 3s 4s 5s 6s 8s")], parse_cards("9d")[0])
@@ -23,7 +23,8 @@ from dataclasses import dataclass
 
 from rich.text import Text
 
-from hoola.actions import (
+from hoola.core.cards import JOKER, SEVEN, card_mask
+from hoola.games.hoola.actions import (
     Action,
     Add,
     Blast,
@@ -36,11 +37,10 @@ from hoola.actions import (
     Sevens,
     Take,
 )
-from hoola.cards import JOKER, SEVEN, card_mask
-from hoola.melds import Meld, find_adds, find_melds
-from hoola.scoring import blast_kind, blast_points, hand_points
+from hoola.games.hoola.melds import Meld, find_adds, find_melds
+from hoola.games.hoola.scoring import blast_kind, blast_points, hand_points
+from hoola.games.hoola.views import View
 from hoola.tui.cardface import card_chip, card_label, chips, meld_chips
-from hoola.views import View
 
 __all__ = [
     "VERBS",

@@ -16,10 +16,10 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
-from hoola.actions import Action
-from hoola.text import describe_end, describe_settlement, knocker_of, stakes
+from hoola.games.hoola.actions import Action
+from hoola.games.hoola.text import describe_end, describe_settlement, knocker_of, stakes
+from hoola.games.hoola.views import View
 from hoola.tui.cardface import chips
-from hoola.views import View
 
 __all__ = ["ChoiceScreen", "HelpScreen", "LeaveScreen", "LogScreen", "SettlementScreen"]
 

@@ -15,13 +15,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from hoola.actions import Action, Draw
 from hoola.bots import make_bot
-from hoola.match import Match
+from hoola.games.hoola.actions import Action, Draw
+from hoola.games.hoola.match import Match
+from hoola.games.hoola.state import DealState
+from hoola.games.hoola.views import View
 from hoola.play import ClaimRace, LiveWindow, Player, play_deal
 from hoola.saves import MatchPlan, SavedMatch
-from hoola.state import DealState
-from hoola.views import View
 
 __all__ = ["REACTION", "MatchPlan", "PacedBot", "PersonSeat", "Session", "Stop"]
 

@@ -1,6 +1,6 @@
 """The table on the screen: the seats with their melds, the piles, the hand, the keys.
 
-Each widget draws from the person's :class:`~hoola.views.View` and nothing else.
+Each widget draws from the person's :class:`~hoola.games.hoola.views.View` and nothing else.
 """
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
-from hoola.actions import Action, Add, Discard, Draw, Knock, NewMeld, Take
-from hoola.cards import JOKER
-from hoola.melds import Meld
-from hoola.text import stakes
+from hoola.core.cards import JOKER
+from hoola.games.hoola.actions import Action, Add, Discard, Draw, Knock, NewMeld, Take
+from hoola.games.hoola.melds import Meld
+from hoola.games.hoola.text import stakes
+from hoola.games.hoola.views import View
 from hoola.tui.cardface import card_face, empty_face, face_size, meld_chips, sort_hand, stock_face
 from hoola.tui.moves import HandStatus, hand_status
-from hoola.views import View
 
 __all__ = ["HandPanel", "KeyBar", "PilePanel", "ScoreBar", "SeatsPanel", "short_name"]
 

@@ -9,8 +9,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from hoola.cards import SEVEN, bits
-from hoola.rules import Rules
+from hoola.core.cards import SEVEN, bits
+from hoola.games.hoola.rules import Rules
 
 __all__ = [
     "LoserLine",
@@ -51,7 +51,7 @@ def _applies(setting: str, had_turn: bool) -> bool:
 def hand_points(mask: int, jokers: int, rules: Rules, had_turn: bool = True) -> int:
     """Points of a hand at the end of play (sevens ``seven_value_end``, jokers per ``joker_value``).
 
-    >>> from hoola.cards import card_mask, parse_cards
+    >>> from hoola.core.cards import card_mask, parse_cards
     >>> hand_points(card_mask(parse_cards("7s Kd As")), 0, Rules.preset("pagat"))
     28
     """

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from fractions import Fraction
 
-from hoola.actions import Draw, parse_action
-from hoola.cards import format_cards
-from hoola.errors import HoolaError, RecordError
-from hoola.records import Record, deal_state_of, next_dealer, next_stake, printable
-from hoola.text import agree, describe_settlement, describe_table
+from hoola.core.cards import format_cards
+from hoola.core.errors import HoolaError, RecordError
+from hoola.games.hoola.actions import Draw, parse_action
+from hoola.games.hoola.records import Record, deal_state_of, next_dealer, next_stake, printable
+from hoola.games.hoola.text import agree, describe_settlement, describe_table
 
 __all__ = ["tell"]
 

@@ -25,8 +25,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from hoola.actions import NAME_RE, parse_action
-from hoola.cards import format_cards, parse_cards
+from hoola.core.cards import format_cards, parse_cards
+from hoola.core.errors import HoolaError, RecordError, RulesError
 from hoola.core.records import (
     FORMAT,
     MAX_DIGITS,
@@ -39,12 +39,12 @@ from hoola.core.records import (
     record_files,
     shown,
 )
-from hoola.deal import Deal
-from hoola.errors import HoolaError, RecordError, RulesError
-from hoola.match import Match, next_dealer, next_stake
-from hoola.rules import PRESETS, Rules
-from hoola.scoring import END_KINDS
-from hoola.state import DealState
+from hoola.games.hoola.actions import NAME_RE, parse_action
+from hoola.games.hoola.deal import Deal
+from hoola.games.hoola.match import Match, next_dealer, next_stake
+from hoola.games.hoola.rules import PRESETS, Rules
+from hoola.games.hoola.scoring import END_KINDS
+from hoola.games.hoola.state import DealState
 
 __all__ = [
     "FORMAT",

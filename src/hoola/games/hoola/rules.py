@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from hoola.errors import RulesError
+from hoola.core.errors import RulesError
 
 __all__ = ["OPTION_DOCS", "PRESETS", "PRESET_DOCS", "PRESET_SOURCES", "OptionDoc", "PresetDoc",
            "Rules", "toml_value"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hoola.actions import (
+from hoola.games.hoola.actions import (
     Action,
     Add,
     Blast,
@@ -34,7 +34,7 @@ def _tuple(cards: Sequence[int]) -> tuple[int, ...]:
 
 
 class Verbs:
-    """Named check/ask/do methods; mixed into :class:`hoola.state.DealState`."""
+    """Named check/ask/do methods; mixed into :class:`hoola.games.hoola.state.DealState`."""
 
     __slots__ = ()
 

@@ -6,7 +6,7 @@ set. Every action goes through check, ask, do: :meth:`DealState.verify` raises a
 :meth:`DealState.apply` checks, applies and returns the frozen record appended to the history. A
 refused action changes nothing.
 
->>> from hoola.rules import Rules
+>>> from hoola.games.hoola.rules import Rules
 >>> s = DealState.new(Rules.preset("pagat"), 4, seed=3)
 >>> s.actors()
 frozenset({0})
@@ -22,7 +22,9 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from hoola.actions import (
+from hoola.core.cards import JOKER, SEVEN, cards_of, format_card, format_cards
+from hoola.core.errors import HoolaError, IllegalActionError, OutOfTurnError, RulesError
+from hoola.games.hoola.actions import (
     Action,
     Add,
     Blast,
@@ -37,10 +39,8 @@ from hoola.actions import (
     format_action,
     parse_action,
 )
-from hoola.cards import JOKER, SEVEN, cards_of, format_card, format_cards
-from hoola.deal import HAND_SIZE, Deal, check_jokers, complete_stock
-from hoola.errors import HoolaError, IllegalActionError, OutOfTurnError, RulesError
-from hoola.inputs import (
+from hoola.games.hoola.deal import HAND_SIZE, Deal, check_jokers, complete_stock
+from hoola.games.hoola.inputs import (
     MAX_PLAYERS,
     check_action,
     check_names,
@@ -51,7 +51,7 @@ from hoola.inputs import (
     check_stake,
     is_whole,
 )
-from hoola.melds import (
+from hoola.games.hoola.melds import (
     Meld,
     MeldKind,
     count_units,
@@ -62,8 +62,8 @@ from hoola.melds import (
     is_killed,
     new_meld,
 )
-from hoola.rules import Rules
-from hoola.scoring import (
+from hoola.games.hoola.rules import Rules
+from hoola.games.hoola.scoring import (
     SEVEN_BITS,
     SeatShowdown,
     Settlement,
@@ -72,8 +72,8 @@ from hoola.scoring import (
     hand_points,
     settle,
 )
-from hoola.verbs import Verbs
-from hoola.views import View
+from hoola.games.hoola.verbs import Verbs
+from hoola.games.hoola.views import View
 
 __all__ = ["DealState"]
 

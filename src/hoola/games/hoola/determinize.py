@@ -3,7 +3,7 @@
 Search bots (information-set Monte Carlo) sample the cards a player cannot see, consistently with
 what the view shows, and play the sampled deals forward with the real engine.
 
->>> from hoola import DealState, Rules
+>>> from hoola.games.hoola import DealState, Rules
 >>> s = DealState.new(Rules.preset("pagat"), 4, seed=5)
 >>> guess = determinize(s.view(1), random.Random(0))
 >>> guess.hand(1) == s.hand(1), len(guess.stock) == len(s.stock)
@@ -16,10 +16,10 @@ import random
 from collections.abc import Sequence
 from fractions import Fraction
 
-from hoola.cards import JOKER
-from hoola.deal import Deal
-from hoola.state import DealState
-from hoola.views import View
+from hoola.core.cards import JOKER
+from hoola.games.hoola.deal import Deal
+from hoola.games.hoola.state import DealState
+from hoola.games.hoola.views import View
 
 __all__ = ["determinize", "state_from_view", "unseen_cards"]
 

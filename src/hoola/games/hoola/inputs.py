@@ -1,6 +1,7 @@
 """Checks of what callers hand the engine: seats, cards, names, counts and the shape of actions.
 
-The rules checks in :mod:`hoola.state` assume well-formed values. These checks come first and turn
+The rules checks in :mod:`hoola.games.hoola.state` assume well-formed values. These checks come
+first and turn
 anything else (None, bools, strings, numbers out of range, tuples of the wrong kind) into a
 specific :class:`~hoola.core.errors.HoolaError` with a stable code, before any state is touched.
 
@@ -17,7 +18,9 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from hoola.actions import (
+from hoola.core.cards import JOKER
+from hoola.core.errors import IllegalActionError
+from hoola.games.hoola.actions import (
     NAME_RE,
     Action,
     Add,
@@ -31,8 +34,6 @@ from hoola.actions import (
     Sevens,
     Take,
 )
-from hoola.cards import JOKER
-from hoola.errors import IllegalActionError
 
 __all__ = [
     "MAX_PLAYERS",

@@ -6,11 +6,11 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from hoola.actions import Action, Draw, Knock, Take
-from hoola.cards import format_card, format_cards
-from hoola.melds import Meld
-from hoola.records import format_number
-from hoola.scoring import Settlement
+from hoola.core.cards import format_card, format_cards
+from hoola.games.hoola.actions import Action, Draw, Knock, Take
+from hoola.games.hoola.melds import Meld
+from hoola.games.hoola.records import format_number
+from hoola.games.hoola.scoring import Settlement
 
 if TYPE_CHECKING:
     from hoola.play import ClaimRace

@@ -4,8 +4,8 @@ A run is stored as a suit, a start *position* and its cards in order. Positions 
 the ace: 0 = ace .. 12 = king, and 13 = the ace again above the king (used only without wrapping
 runs, where an ace ends a run at either end). With ``wrap_runs`` positions are taken modulo 13.
 
->>> from hoola.cards import parse_cards, format_cards
->>> from hoola.rules import Rules
+>>> from hoola.core.cards import parse_cards, format_cards
+>>> from hoola.games.hoola.rules import Rules
 >>> m = new_meld(parse_cards("Kc Ac 2c"), None, Rules.preset("pagat"), owner=0, meld_id=1)
 >>> m.kind.name, format_cards(m.cards)
 ('RUN', 'Kc Ac 2c')
@@ -18,9 +18,9 @@ from dataclasses import dataclass, replace
 from enum import IntEnum
 from itertools import combinations
 
-from hoola.cards import JOKER, SEVEN, format_card, format_cards, make_card
-from hoola.errors import IllegalActionError
-from hoola.rules import Rules
+from hoola.core.cards import JOKER, SEVEN, format_card, format_cards, make_card
+from hoola.core.errors import IllegalActionError
+from hoola.games.hoola.rules import Rules
 
 __all__ = ["Meld", "MeldKind", "extend_meld", "find_adds", "find_melds", "find_takes", "new_meld"]
 

@@ -14,9 +14,9 @@ from typing import Any
 
 from hoola.core.errors import RulesError
 from hoola.core.game import OptionInfo, Player, PresetInfo
-from hoola.match import Match
-from hoola.rules import OPTION_DOCS, PRESET_DOCS, Rules
-from hoola.state import DealState
+from hoola.games.hoola.match import Match
+from hoola.games.hoola.rules import OPTION_DOCS, PRESET_DOCS, Rules
+from hoola.games.hoola.state import DealState
 
 __all__ = ["GAME", "HoolaGame"]
 
@@ -60,19 +60,19 @@ class HoolaGame:
 
     def determinize(self, view: Any, rng: random.Random) -> DealState:
         """A deal consistent with ``view`` (hidden cards re-dealt at random)."""
-        from hoola.determinize import determinize
+        from hoola.games.hoola.determinize import determinize
 
         return determinize(view, rng)
 
     def expert(self, seed: int | None = None) -> Player:
         """The rule-based expert bot."""
-        from hoola.bots.expert import ExpertBot
+        from hoola.games.hoola.expert import ExpertBot
 
         return ExpertBot(seed=seed)
 
     def verify_record(self, data: dict[str, Any], text: str = "") -> list[str]:
         """The problems of a Hoola record's parsed TOML (none when it verifies)."""
-        from hoola.records import record_from_data, verify
+        from hoola.games.hoola.records import record_from_data, verify
 
         return verify(record_from_data(data, text)).problems
 

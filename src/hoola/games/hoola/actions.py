@@ -17,8 +17,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from hoola.cards import JOKER, format_card, parse_card
-from hoola.errors import NotationError
+from hoola.core.cards import JOKER, format_card, parse_card
+from hoola.core.errors import NotationError
 
 __all__ = [
     "Action",

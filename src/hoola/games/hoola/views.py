@@ -5,10 +5,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import NamedTuple
 
-from hoola.actions import Action
-from hoola.melds import Meld
-from hoola.rules import Rules
-from hoola.scoring import Settlement
+from hoola.games.hoola.actions import Action
+from hoola.games.hoola.melds import Meld
+from hoola.games.hoola.rules import Rules
+from hoola.games.hoola.scoring import Settlement
 
 __all__ = ["View"]
 
@@ -22,7 +22,7 @@ class View(NamedTuple):
     claim window may let the discard go). ``claimable`` is the card this player may take now;
     ``claim_open`` says whether the top discard may still be taken by anyone. The fields after
     ``hands`` are the rest of the public state, enough to rebuild a deal from a view and a guess
-    at the hidden cards (:mod:`hoola.determinize`).
+    at the hidden cards (:mod:`hoola.games.hoola.determinize`).
     """
 
     player: int

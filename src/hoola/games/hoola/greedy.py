@@ -4,9 +4,19 @@ from __future__ import annotations
 
 import random
 
-from hoola.actions import Action, Add, Blast, Discard, Draw, Knock, NewMeld, Sevens, Take
-from hoola.cards import JOKER, SEVEN
-from hoola.views import View
+from hoola.core.cards import JOKER, SEVEN
+from hoola.games.hoola.actions import (
+    Action,
+    Add,
+    Blast,
+    Discard,
+    Draw,
+    Knock,
+    NewMeld,
+    Sevens,
+    Take,
+)
+from hoola.games.hoola.views import View
 
 __all__ = ["GreedyBot", "card_cost"]
 

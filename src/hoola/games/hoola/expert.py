@@ -10,7 +10,7 @@ close to going out could take it (the discarder then pays everyone's losses).
 :meth:`ExpertBot.explain` gives the choice with a one-sentence reason; :meth:`ExpertBot.act`
 makes the same choice. Decisions take well under a millisecond and never use a random source.
 
->>> from hoola import DealState, Rules
+>>> from hoola.games.hoola import DealState, Rules
 >>> state = DealState.new(Rules.preset("pagat"), 4, seed=1)
 >>> action, why = ExpertBot().explain(state.view(0))
 >>> action == ExpertBot().act(state.view(0)), why.endswith(".")
@@ -22,11 +22,21 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
-from hoola.actions import Action, Add, Blast, Discard, Draw, Knock, NewMeld, Sevens, Take
-from hoola.cards import JOKER, SEVEN, format_card, format_cards
-from hoola.melds import find_melds
-from hoola.rules import Rules
-from hoola.views import View
+from hoola.core.cards import JOKER, SEVEN, format_card, format_cards
+from hoola.games.hoola.actions import (
+    Action,
+    Add,
+    Blast,
+    Discard,
+    Draw,
+    Knock,
+    NewMeld,
+    Sevens,
+    Take,
+)
+from hoola.games.hoola.melds import find_melds
+from hoola.games.hoola.rules import Rules
+from hoola.games.hoola.views import View
 
 __all__ = ["ExpertBot", "Knowledge", "card_value", "undercut_risk"]
 

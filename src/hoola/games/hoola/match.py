@@ -6,10 +6,10 @@ import random
 from collections.abc import Sequence
 from fractions import Fraction
 
-from hoola.errors import HoolaError, RulesError
-from hoola.inputs import check_names, check_seed
-from hoola.rules import Rules
-from hoola.state import DealState
+from hoola.core.errors import HoolaError, RulesError
+from hoola.games.hoola.inputs import check_names, check_seed
+from hoola.games.hoola.rules import Rules
+from hoola.games.hoola.state import DealState
 
 __all__ = ["Match", "MatchError", "next_dealer", "next_stake"]
 

@@ -1,6 +1,6 @@
 """The deal: hands, upcard and stock, shuffled from a seed or given explicitly.
 
->>> from hoola.rules import Rules
+>>> from hoola.games.hoola.rules import Rules
 >>> d = Deal.shuffled(Rules.preset("pagat"), 4, seed=1)
 >>> len(d.hands), [len(h) for h in d.hands], len(d.stock)
 (4, [7, 7, 7, 7], 23)
@@ -12,9 +12,9 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from hoola.cards import JOKER, format_card
-from hoola.errors import IllegalActionError, RulesError
-from hoola.inputs import (
+from hoola.core.cards import JOKER, format_card
+from hoola.core.errors import IllegalActionError, RulesError
+from hoola.games.hoola.inputs import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     check_player_count,
@@ -22,7 +22,7 @@ from hoola.inputs import (
     check_seed,
     is_card,
 )
-from hoola.rules import Rules
+from hoola.games.hoola.rules import Rules
 
 __all__ = ["HAND_SIZE", "Deal", "check_jokers", "complete_stock"]
 
@@ -47,7 +47,7 @@ class Deal:
         """Refuse what is not a deal: non-cards, a card dealt twice, 2 to 7 hands (``bad-deal``).
 
         Hand sizes are the state's to check: a guessed deal of a game in progress (see
-        :mod:`hoola.determinize`) holds hands of any size.
+        :mod:`hoola.games.hoola.determinize`) holds hands of any size.
         """
         hands = _cards_lists(self.hands, "the hands")
         if not MIN_PLAYERS <= len(hands) <= MAX_PLAYERS:

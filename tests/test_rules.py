@@ -321,10 +321,22 @@ def test_rules_command_json_and_bad_preset() -> None:
     by_key = {o["key"]: o for o in data["options"]}
     assert by_key["dropout_compensation"]["value"] == 0.25
     assert by_key["dropout_compensation"]["toml"] == "0.25"
-    assert by_key["claims"]["choices"] == ["battle", "battle-next-priority", "next-only"]
+    assert by_key["claims"]["values"] == '"battle", "battle-next-priority", "next-only"'
+    assert data["game"] == "hoola" and "kalookie" in data["games"]
     bad = CliRunner().invoke(cli, ["rules", "--rules", "nope"])
     assert bad.exit_code == 2 and "unknown preset 'nope'" in bad.output
     assert "Traceback" not in bad.output
+
+
+def test_rules_command_serves_every_game() -> None:
+    result = CliRunner().invoke(cli, ["rules", "kalookie", "-r", "north-american"])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert out.startswith("Kalookie") and "  scarne\n" in out
+    assert "  initial_meld = 51" in out and '  aces = "high-or-low"' in out
+    assert "  hand_size = {2 = 15, 3 = 15, 4 = 15, 5 = 13, 6 = 11}" in out
+    bad = CliRunner().invoke(cli, ["rules", "chess"])
+    assert bad.exit_code == 2 and "unknown game 'chess': the games are hoola, kalookie" in bad.output
 
 
 def test_readme_option_table_names_every_option() -> None:

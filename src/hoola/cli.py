@@ -185,33 +185,44 @@ def parse_seconds(text: str) -> tuple[float, float]:
 
 
 @cli.command()
-@click.option("--rules", "-r", "preset", default="pagat", show_default=True,
-              help="Show the option values of this preset.")
+@click.argument("game_name", metavar="[GAME]", required=False)
+@click.option("--rules", "-r", "preset", default=None,
+              help="Show the option values of this preset (default: the game's first).")
 @click.option("--json", "as_json", is_flag=True, help="Print the same as JSON.")
-def rules(preset: str, as_json: bool) -> None:
-    """List the rule presets (what they play like, their sources) and every option: its value,
-    meaning and allowed values, as a record's TOML spells them."""
+def rules(game_name: str | None, preset: str | None, as_json: bool) -> None:
+    """List a game's rule presets (what they play like, their sources) and every option: its
+    value, meaning and allowed values, as a record's TOML spells them.
+
+    GAME is one of the registered games (default hoola; `hoola rules kalookie`).
+    """
     import re
     import shutil
     import textwrap
 
     from hoola.core.errors import HoolaError
-    from hoola.games.hoola.rules import OPTION_DOCS, PRESET_DOCS, Rules, toml_value
+    from hoola.core.records import toml_value
+    from hoola.core.registry import game_names, get_game
 
     try:
-        chosen = Rules.preset(preset)
+        game = get_game(game_name)
+    except HoolaError as exc:
+        raise click.BadParameter(exc.message, param_hint="GAME") from exc
+    preset = preset or game.default_preset
+    try:
+        chosen = game.rules(preset).options()
     except HoolaError as exc:
         raise click.BadParameter(exc.message, param_hint="--rules") from exc
+    presets, infos = game.presets(), game.option_infos()
     if as_json:
         click.echo(json.dumps({
-            "presets": [{"name": d.name, "meaning": d.meaning, "source": d.source,
-                         "sets": {k: _json_value(v) for k, v in d.changes.items()}}
-                        for d in PRESET_DOCS.values()],
+            "game": game.name, "games": game_names(),
+            "presets": [{"name": p.name, "meaning": p.meaning, "source": p.source,
+                         "sets": {k: _json_value(v) for k, v in p.changes.items()}}
+                        for p in presets],
             "preset": preset,
-            "options": [{"key": d.key, "value": _json_value(getattr(chosen, d.key)),
-                         "toml": toml_value(getattr(chosen, d.key)), "kind": d.kind,
-                         "meaning": d.meaning, "values": d.values, "choices": list(d.choices)}
-                        for d in OPTION_DOCS.values()],
+            "options": [{"key": o.key, "value": _json_value(chosen[o.key]),
+                         "toml": toml_value(chosen[o.key]), "meaning": _sentence(o.doc),
+                         "values": o.values} for o in infos],
         }, indent=2))
         return
     width = max(80, min(100, shutil.get_terminal_size((80, 24)).columns))
@@ -229,24 +240,33 @@ def rules(preset: str, as_json: bool) -> None:
         for line in lines:
             click.echo(line.replace(keep, " "))
 
+    click.echo(f"{game.title}: {game.min_players} to {game.max_players} players. Other games: "
+               f"{', '.join(n for n in game_names() if n != game.name) or 'none'}.")
     click.echo('Presets (--rules NAME here and in play and sim; rules = "NAME" in a record):')
-    for p in PRESET_DOCS.values():
-        say(f"{p.name}: {p.meaning}", "  ")
+    for p in presets:
+        say(f"{p.name}: {_sentence(p.meaning)}" if p.meaning else p.name, "  ")
         say(f"Source: {p.source}")
         sets = ", ".join(f"{k} = {toml_value(v)}" for k, v in p.changes.items())
-        say(f"Sets: {sets or 'nothing (the pagat values)'}.")
+        say(f"Sets: {sets or 'nothing (the defaults)'}.")
     click.echo("")
     click.echo(f"Options with their {preset} values (--option KEY=VALUE; [options] in a record):")
-    for d in OPTION_DOCS.values():
-        head = f"  {d.key} = {toml_value(getattr(chosen, d.key))}"
-        values = d.values
-        if len(head) < 38 and 40 + len(values) <= width:
-            click.echo(f"{head:<40}{values}")
-            say(f"{d.meaning[0].upper()}{d.meaning[1:]}.")
+    for o in infos:
+        head = f"  {o.key} = {toml_value(chosen[o.key])}"
+        if len(head) < 38 and 40 + len(o.values) <= width:
+            click.echo(f"{head:<40}{o.values}")
+            say(_sentence(o.doc))
         else:
             click.echo(head)
-            say(f"{d.meaning[0].upper()}{d.meaning[1:]}.")
-            say(f"Values: {values}.")
+            say(_sentence(o.doc))
+            say(f"Values: {o.values}.")
+
+
+def _sentence(text: str) -> str:
+    """``text`` as a sentence: a capital first and a full stop last."""
+    text = text.strip()
+    if not text:
+        return text
+    return text[0].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
 
 
 def _json_value(value: object) -> object:

@@ -193,11 +193,12 @@ class OptionInfo:
 
 @dataclass(frozen=True, slots=True)
 class PresetInfo:
-    """One named preset: where it comes from and what it changes from the default."""
+    """One named preset: where it comes from, what it plays like, what it changes."""
 
     name: str
     source: str
     changes: Mapping[str, Any] = field(default_factory=dict)
+    meaning: str = ""
 
 
 class Game(Protocol):

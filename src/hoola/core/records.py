@@ -7,11 +7,13 @@ TOML file reaches it, and turns every refusal into one :class:`Verdict` line.
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +31,7 @@ __all__ = [
     "read_text",
     "record_files",
     "shown",
+    "toml_value",
     "verify_path",
     "verify_text",
 ]
@@ -54,6 +57,32 @@ def printable(text: str) -> str:
     text = text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
     return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
                    for c in text)
+
+
+def toml_value(value: Any) -> str:
+    """A value as a record's TOML spells it: options, results, tables by player count.
+
+    >>> toml_value(True), toml_value(Fraction(1, 4)), toml_value("battle"), toml_value("a\\nb")
+    ('true', '0.25', '"battle"', '"a\\\\nb"')
+    >>> toml_value(((2, 5), (3, 10))), toml_value(Fraction(1, 3)), toml_value([1, 2])
+    ('{2 = 5, 3 = 10}', '"1/3"', '[1, 2]')
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        # JSON's escapes are TOML's: a control character never breaks a line.
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {toml_value(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, tuple) and all(isinstance(v, tuple) and len(v) == 2 for v in value):
+        return "{" + ", ".join(f"{k} = {toml_value(v)}" for k, v in value) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    number = Fraction(value)
+    if number.denominator == 1:
+        return str(number.numerator)
+    decimal = str(float(number))
+    return decimal if Fraction(decimal) == number else f'"{number}"'
 
 
 def parse_toml(text: str) -> dict[str, Any]:

@@ -32,7 +32,7 @@ class HoolaGame:
 
     def presets(self) -> Sequence[PresetInfo]:
         """Every preset with its source and what it changes from pagat."""
-        return [PresetInfo(d.name, d.source, d.changes) for d in PRESET_DOCS.values()]
+        return [PresetInfo(d.name, d.source, d.changes, d.meaning) for d in PRESET_DOCS.values()]
 
     def option_infos(self) -> Sequence[OptionInfo]:
         """Every option with its pagat value, its values and its meaning."""

@@ -14,13 +14,13 @@ the spec does not name yet (``knock_rule``, ``hertzog_no_meld_stake``, ``glenn_m
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from hoola.core.errors import RulesError
+from hoola.core.records import toml_value
 
 __all__ = ["OPTION_DOCS", "PRESETS", "PRESET_DOCS", "PRESET_SOURCES", "OptionDoc", "PresetDoc",
            "Rules", "toml_value"]
@@ -210,28 +210,6 @@ OPTION_DOCS: dict[str, OptionDoc] = _options(
     OptionDoc("glenn_melds", "bool", "Glenn's killed melds: a meld reaching four cards leaves "
               "the table"),
 )
-
-
-def toml_value(value: Any) -> str:
-    """An option value as a record's TOML spells it.
-
-    >>> toml_value(True), toml_value(Fraction(1, 4)), toml_value("battle")
-    ('true', '0.25', '"battle"')
-    >>> toml_value(((2, 5), (3, 10))), toml_value(Fraction(1, 3))
-    ('{2 = 5, 3 = 10}', '"1/3"')
-    """
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        # JSON's escapes are TOML's: a control character never breaks the one-line message.
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, tuple):
-        return "{" + ", ".join(f"{k} = {toml_value(v)}" for k, v in value) + "}"
-    number = Fraction(value)
-    if number.denominator == 1:
-        return str(number.numerator)
-    decimal = str(float(number))
-    return decimal if Fraction(decimal) == number else f'"{number}"'
 
 
 @dataclass(frozen=True, slots=True)

@@ -162,3 +162,23 @@ def test_replay_tells_every_record_to_its_end() -> None:
         assert sum(line.startswith("Payments: ") for line in lines) >= len(finished), path.name
         if any("illegal" in d.result for d in record.deals):
             assert any("-- refused: " in line for line in lines), path.name
+
+
+def test_replay_tells_every_kalookie_record() -> None:
+    paths = sorted(OWN.glob("kalookie*/*.toml")) + sorted(CONFORMANCE.glob("kalookie/*.toml"))
+    assert len(paths) >= 100
+    for path in paths:
+        result = CliRunner().invoke(cli, ["replay", str(path)])
+        assert result.exit_code == 0, (path.name, result.output[-300:])
+        assert result.output.startswith("Kalookie, rules: "), path.name
+        if "illegal = " in path.read_text(encoding="utf-8"):
+            assert "-- refused: " in result.output, path.name
+
+
+def test_replay_of_a_refused_kalookie_action_exits_1(tmp_path: Path) -> None:
+    text = (CONFORMANCE / "kalookie" / "kalookie-first-turn.toml").read_text(encoding="utf-8")
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text.replace('"B discard Kd"', '"B discard 2c"'), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["replay", str(bad)])
+    assert result.exit_code == 1 and "-- refused: " in result.output
+    assert "deal 1, action 6 is refused" in result.output

@@ -9,7 +9,6 @@ from pathlib import Path
 import click
 
 from hoola.core.records import printable, record_files, verify_path
-from hoola.games.hoola.records import load
 
 __all__ = ["cli"]
 
@@ -58,11 +57,14 @@ def replay(file: Path) -> None:
     Exits 1 when the record cannot be read or an action it holds is refused.
     """
     from hoola.core.errors import HoolaError
-    from hoola.games.hoola.replay import tell
+    from hoola.core.records import game_name_of, parse_toml, read_text
+    from hoola.core.registry import get_game
 
     try:
-        record = load(file)
-        for line in tell(record):
+        text = read_text(file)
+        data = parse_toml(text)
+        game = get_game(game_name_of(data))
+        for line in game.tell_record(data, text):
             click.echo(line)
     except HoolaError as exc:
         raise click.ClickException(f"{printable(str(file))}: {exc.message}") from exc

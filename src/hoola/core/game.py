@@ -16,7 +16,7 @@ number of deals chosen by the front end.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Protocol, runtime_checkable
@@ -247,4 +247,9 @@ class Game(Protocol):
 
         A malformed record raises :class:`~hoola.core.errors.RecordError`.
         """
+        ...
+
+    def tell_record(self, data: dict[str, Any], text: str = "") -> Iterator[str]:
+        """A record told move by move, in lines; a RecordError after a refused action's line
+        (unless the record says it must be refused)."""
         ...

@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from hoola.core.errors import RulesError
@@ -75,6 +75,13 @@ class HoolaGame:
         from hoola.games.hoola.records import record_from_data, verify
 
         return verify(record_from_data(data, text)).problems
+
+    def tell_record(self, data: dict[str, Any], text: str = "") -> Iterator[str]:
+        """A Hoola record told move by move (``hoola replay``)."""
+        from hoola.games.hoola.records import record_from_data
+        from hoola.games.hoola.replay import tell
+
+        return tell(record_from_data(data, text))
 
 
 GAME = HoolaGame()

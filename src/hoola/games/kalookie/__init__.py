@@ -15,7 +15,7 @@ The rules are ``shared/spec/kalookie-rules.md``; the project's own rulings are i
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from hoola.core.errors import RulesError
@@ -117,6 +117,12 @@ class KalookieGame:
         from hoola.games.kalookie.records import verify
 
         return verify(data)
+
+    def tell_record(self, data: dict[str, Any], text: str = "") -> Iterator[str]:
+        """A Kalookie record told move by move (``hoola replay``)."""
+        from hoola.games.kalookie.replay import tell
+
+        return tell(data)
 
 
 def _rules(rules: Any) -> Rules:

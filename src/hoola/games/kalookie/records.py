@@ -38,7 +38,7 @@ from hoola.games.kalookie.rules import Rules
 from hoola.games.kalookie.scoring import END_KINDS
 from hoola.games.kalookie.state import DealState
 
-__all__ = ["FORMAT", "GAME", "dumps", "loads", "record_of", "verify"]
+__all__ = ["FORMAT", "GAME", "check", "dumps", "loads", "record_of", "start_deal", "verify"]
 
 FORMAT = "hoola-record/1"
 GAME = "kalookie"
@@ -230,27 +230,34 @@ def verify(data: Any) -> list[str]:
     return []
 
 
+def start_deal(match: Match, d: dict[str, Any], players: Sequence[str]) -> DealState:
+    """The next deal of ``match`` as the checked ``[[deal]]`` table ``d`` gives it (cards or seed).
+
+    Raises a HoolaError naming what is wrong (cards that repeat, hands of players who are out).
+    """
+    dealer = players.index(d["dealer"]) if "dealer" in d else None
+    if "hands" in d:
+        standing = match.standing
+        hands = d["hands"]
+        listed = {players[q] for q in standing.seats()}
+        if set(hands) != listed:
+            raise RecordError(f"hands must list exactly the players still in: "
+                              f"{', '.join(sorted(listed))}")
+        deal = explicit(match.rules, standing, match.dealer if dealer is None else dealer,
+                        [parse_tokens(hands.get(name, "")) for name in players],
+                        parse_tokens(d["upcard"])[0], parse_tokens(d.get("stock", "")),
+                        cut="cut" in d,
+                        restock=parse_tokens(d["restock"]) if "restock" in d else None)
+        return match.start_deal(deal, dealer=dealer)
+    return match.start_deal(dealer=dealer, seed=d["seed"])
+
+
 def _replay_deal(match: Match, d: dict[str, Any], players: Sequence[str],
                  prefix: str) -> list[str]:
     if match.is_over:
         return [f"{prefix}the game was already won by {players[match.winner or 0]}"]
-    dealer = players.index(d["dealer"]) if "dealer" in d else None
     try:
-        if "hands" in d:
-            standing = match.standing
-            hands = d["hands"]
-            listed = {players[q] for q in standing.seats()}
-            if set(hands) != listed:
-                return [f"{prefix}hands must list exactly the players still in: "
-                        f"{', '.join(sorted(listed))}"]
-            deal = explicit(match.rules, standing, match.dealer if dealer is None else dealer,
-                            [parse_tokens(hands.get(name, "")) for name in players],
-                            parse_tokens(d["upcard"])[0], parse_tokens(d.get("stock", "")),
-                            cut="cut" in d,
-                            restock=parse_tokens(d["restock"]) if "restock" in d else None)
-            state = match.start_deal(deal, dealer=dealer)
-        else:
-            state = match.start_deal(dealer=dealer, seed=d["seed"])
+        state = start_deal(match, d, players)
     except HoolaError as exc:
         return [f"{prefix}{exc.message}"]
     illegal = d.get("result", {}).get("illegal")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from hoola.bots import BOTS, ExpertBot, IsmctsBot, bot_kinds, make_bot
+from hoola.bots import BOTS, IsmctsBot, bot_kinds, make_bot
 from hoola.bots.levels import LEVELS, bot_for_level
 from hoola.cli import cli
 from hoola.core.cards import parse_cards
@@ -16,7 +16,7 @@ from hoola.games.hoola import DealState, Rules
 from hoola.games.hoola.actions import Blast, Discard, NewMeld, Take
 from hoola.games.hoola.deal import Deal
 from hoola.games.hoola.determinize import determinize
-from hoola.games.hoola.expert import undercut_risk
+from hoola.games.hoola.expert import ExpertBot, undercut_risk
 from hoola.play import play_deal
 
 PAGAT = Rules.preset("pagat")

@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from hoola.bots import ExpertBot, GreedyBot
 from hoola.bots.external import MAX_LINE, ExternalBot, ExternalBotError, view_to_json
 from hoola.games.hoola import DealState, Rules
+from hoola.games.hoola.expert import ExpertBot
+from hoola.games.hoola.greedy import GreedyBot
 from hoola.play import play_deal
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,10 +7,11 @@ from fractions import Fraction
 
 import pytest
 
-from hoola.bots import GreedyBot, RandomBot
+from hoola.bots import RandomBot
 from hoola.core.game import GameState
 from hoola.games.hoola import DealState, HoolaError, Match, Rules
 from hoola.games.hoola.determinize import determinize, unseen_cards
+from hoola.games.hoola.greedy import GreedyBot
 from hoola.games.hoola.match import next_dealer, next_stake
 from hoola.games.hoola.records import dumps, loads, record_of, resume_match, verify
 from hoola.play import play_deal

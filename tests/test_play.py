@@ -7,11 +7,12 @@ from fractions import Fraction
 
 import pytest
 
-from hoola.bots import BOTS, GreedyBot, RandomBot, make_bot
+from hoola.bots import BOTS, RandomBot, make_bot
 from hoola.core.cards import parse_card, parse_cards
 from hoola.core.errors import IllegalActionError
 from hoola.games.hoola.actions import Action, Draw, Take, format_action, parse_action
 from hoola.games.hoola.deal import Deal
+from hoola.games.hoola.greedy import GreedyBot
 from hoola.games.hoola.rules import Rules
 from hoola.games.hoola.state import DealState
 from hoola.games.hoola.text import describe_race

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from hoola.bots import GreedyBot, RandomBot
+from hoola.bots import RandomBot
 from hoola.core.cards import format_cards
 from hoola.core.errors import HoolaError, RecordError
+from hoola.games.hoola.greedy import GreedyBot
 from hoola.games.hoola.match import Match
 from hoola.games.hoola.records import (
     FORMAT,

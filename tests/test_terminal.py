@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from hoola.bots import GreedyBot
 from hoola.core.cards import parse_card, parse_cards
 from hoola.games.hoola.actions import Action, Take, parse_action
 from hoola.games.hoola.deal import Deal
+from hoola.games.hoola.greedy import GreedyBot
 from hoola.games.hoola.records import load, loads, verify_path
 from hoola.games.hoola.rules import Rules
 from hoola.games.hoola.state import DealState

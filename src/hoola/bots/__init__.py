@@ -1,14 +1,15 @@
-"""Bots: players that choose from their view only.
+"""Bots for every game: players that choose from their view only.
 
-A bot is named by its kind (:data:`BOTS`) or by a strength level (:data:`LEVELS`), which is a kind
-with a budget; :func:`make_bot` accepts both.
+The generic kinds, ``random`` and ``ismcts``, play any registered game; each game adds its own
+(:meth:`~hoola.core.game.Game.bots`: Hoola's ``greedy`` and ``expert``). A bot is named by its
+kind or by a strength level (:data:`LEVELS`), a kind with a budget; :func:`make_bot` accepts both.
 
 >>> sorted(BOTS)
 ['expert', 'greedy', 'ismcts', 'random']
 >>> bot_kinds()[len(BOTS):]
 ['beginner', 'easy', 'medium', 'hard', 'master']
->>> make_bot("master").name
-'ismcts'
+>>> make_bot("master").name, make_bot("random", game="kalookie").name
+('ismcts', 'random')
 """
 
 from __future__ import annotations
@@ -19,39 +20,54 @@ from typing import Any
 from hoola.bots.ismcts import IsmctsBot
 from hoola.bots.levels import LEVELS
 from hoola.bots.random import RandomBot
-from hoola.games.hoola.expert import ExpertBot
-from hoola.games.hoola.greedy import GreedyBot
-from hoola.play import Player
+from hoola.core.game import Game, Player
+from hoola.core.registry import get_game
 
-__all__ = ["BOTS", "LEVELS", "ExpertBot", "GreedyBot", "IsmctsBot", "RandomBot", "bot_kinds",
-           "check_bot_kind", "make_bot"]
-
-BOTS: dict[str, Callable[..., Player]] = {
-    "random": lambda seed, **options: RandomBot(seed=seed, **options),
-    "greedy": lambda seed, **options: GreedyBot(seed=seed, **options),
-    "expert": lambda seed, **options: ExpertBot(seed=seed, **options),
-    "ismcts": lambda seed, **options: IsmctsBot(seed=seed, **options),
-}
-"""Bot kind -> a factory taking the seed and the bot's options, weakest first."""
+__all__ = ["BOTS", "LEVELS", "IsmctsBot", "RandomBot", "bot_kinds", "check_bot_kind",
+           "kinds_of", "make_bot"]
 
 
-def bot_kinds() -> list[str]:
-    """Every name :func:`make_bot` accepts: the kinds, then the strength levels."""
-    return [*BOTS, *LEVELS]
+def kinds_of(game: Game | str | None = None) -> dict[str, Callable[..., Player]]:
+    """Every bot kind ``game`` is played by, weakest first: random, the game's own, ismcts."""
+    g = game if game is not None and not isinstance(game, str) else get_game(game)
+    kinds: dict[str, Callable[..., Player]] = {
+        "random": lambda seed=None, **options: RandomBot(seed=seed, **options)}
+    kinds.update(g.bots())
+    if "expert" in kinds:  # the search plays out with the game's expert
+        kinds["ismcts"] = lambda seed=None, **options: IsmctsBot(seed=seed, game=g, **options)
+    return kinds
 
 
-def check_bot_kind(name: str) -> None:
+BOTS: dict[str, Callable[..., Player]] = kinds_of()
+"""Hoola's bot kinds -> a factory taking the seed and the bot's options, weakest first."""
+
+
+def bot_kinds(game: Game | str | None = None) -> list[str]:
+    """Every name :func:`make_bot` accepts for ``game``: the kinds, then the strength levels."""
+    return [*kinds_of(game), *LEVELS]
+
+
+def check_bot_kind(name: str, game: Game | str | None = None) -> None:
     """Raise ``ValueError`` naming every kind and level when ``name`` is neither."""
-    if name not in BOTS and name not in LEVELS:
-        raise ValueError(f"unknown bot {name!r}; bots are {', '.join(BOTS)}; levels are "
+    kinds = kinds_of(game)
+    if name not in kinds and name not in LEVELS:
+        raise ValueError(f"unknown bot {name!r}; bots are {', '.join(kinds)}; levels are "
                          f"{', '.join(LEVELS)}")
 
 
-def make_bot(name: str, seed: int | None = None, **options: Any) -> Player:
-    """A bot by kind (``random``, ``greedy``, ``expert``, ``ismcts``) or by level (``beginner``
-    ... ``master``), with its options (they override a level's own)."""
-    check_bot_kind(name)
+def make_bot(name: str, seed: int | None = None, *, game: Game | str | None = None,
+             **options: Any) -> Player:
+    """A bot for ``game`` (default hoola) by kind (``random``, ``expert``, ``ismcts``, the game's
+    own) or by level (``beginner`` ... ``master``), with its options (they override a level's
+    own). A level whose kind the game lacks plays the next stronger kind it has."""
+    check_bot_kind(name, game)
+    kinds = kinds_of(game)
     if name in LEVELS:
         kind, preset, _ = LEVELS[name]
-        return BOTS[kind](seed, **{**preset, **options})
-    return BOTS[name](seed, **options)
+        order = list(LEVELS.values())
+        later = [k for k, _, _ in order[[k for k, _, _ in order].index(kind):]]
+        kind = next((k for k in later if k in kinds), "random")
+        if kind != LEVELS[name][0]:
+            preset = next(p for k, p, _ in order if k == kind)
+        return kinds[kind](seed, **{**preset, **options})
+    return kinds[name](seed, **options)

@@ -1,11 +1,13 @@
 """Driving a deal with players (bots or people) who only ever see their own views.
 
-When several seats may act, every one is asked in turn order from the player whose turn it is; the
-game's :meth:`~hoola.core.game.GameState.resolve` says which decision stands.
+When several seats may act, every one is asked, in turn order from the player whose turn it is or,
+given ``rng``, in a random order (who reaches a real table first is chance); the decisions arrive
+in that order and the game's :meth:`~hoola.core.game.GameState.resolve` says which one stands.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -22,7 +24,7 @@ def turn_order(actors: frozenset[int], first: int, seats: int) -> list[int]:
 
 def play_deal(state: GameState, players: Sequence[Player],
               on_action: Callable[[GameState, Any], None] | None = None,
-              *, max_actions: int = 1_000_000) -> GameState:
+              *, rng: random.Random | None = None, max_actions: int = 1_000_000) -> GameState:
     """Play ``state`` to its end, asking each player for decisions through its view."""
     seats = len(state.names)
     if len(players) != seats:
@@ -35,8 +37,11 @@ def play_deal(state: GameState, players: Sequence[Player],
             raise IllegalActionError("nobody may act, yet the deal is not over", "stuck")
         first = min(actors)
         turn = getattr(state, "current", first)
+        order = turn_order(actors, turn, seats)
+        if rng is not None and len(order) > 1:
+            rng.shuffle(order)
         decisions = []
-        for seat in turn_order(actors, turn, seats):
+        for seat in order:
             action = players[seat].act(state.view(seat))
             if action is not None:
                 decisions.append(action)

@@ -16,7 +16,7 @@ number of deals chosen by the front end.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Protocol, runtime_checkable
@@ -240,6 +240,15 @@ class Game(Protocol):
 
     def expert(self, seed: int | None = None) -> Player:
         """The game's own rule-based bot."""
+        ...
+
+    def bots(self) -> Mapping[str, Callable[..., Player]]:
+        """The game's own bot kinds by name (``expert`` at least), each a factory taking the
+        seed and the bot's options; the generic kinds (random, ismcts) come on top."""
+        ...
+
+    def format_action(self, action: Any, names: Sequence[str]) -> str:
+        """An action in record notation with these player names."""
         ...
 
     def verify_record(self, data: dict[str, Any], text: str = "") -> list[str]:

@@ -14,7 +14,7 @@ from typing import Any
 
 from rich.text import Text
 
-from hoola.bots import BOTS, GreedyBot
+from hoola.bots import BOTS
 from hoola.core.cards import format_card
 from hoola.games.hoola.actions import (
     Action,
@@ -27,6 +27,7 @@ from hoola.games.hoola.actions import (
     Sevens,
     Take,
 )
+from hoola.games.hoola.greedy import GreedyBot
 from hoola.games.hoola.views import View
 from hoola.play import Player
 from hoola.tui.cardface import card_label

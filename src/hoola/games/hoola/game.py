@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from hoola.core.errors import RulesError
@@ -69,6 +69,21 @@ class HoolaGame:
         from hoola.games.hoola.expert import ExpertBot
 
         return ExpertBot(seed=seed)
+
+    def bots(self) -> Mapping[str, Callable[..., Player]]:
+        """Hoola's own bots: greedy (ends play when it can, discards its highest card) and
+        expert (rule-based, with its reasons)."""
+        from hoola.games.hoola.expert import ExpertBot
+        from hoola.games.hoola.greedy import GreedyBot
+
+        return {"greedy": lambda seed=None, **o: GreedyBot(seed=seed, **o),
+                "expert": lambda seed=None, **o: ExpertBot(seed=seed, **o)}
+
+    def format_action(self, action: Any, names: Sequence[str]) -> str:
+        """An action in record notation (``"B take 9d with 9s 9h"``)."""
+        from hoola.games.hoola.actions import format_action
+
+        return format_action(action, names)
 
     def verify_record(self, data: dict[str, Any], text: str = "") -> list[str]:
         """The problems of a Hoola record's parsed TOML (none when it verifies)."""

@@ -15,7 +15,7 @@ The rules are ``shared/spec/kalookie-rules.md``; the project's own rulings are i
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from hoola.core.errors import RulesError
@@ -111,6 +111,20 @@ class KalookieGame:
     def expert(self, seed: int | None = None) -> Player:
         """Kalookie's rule-based bot is not written yet."""
         raise NotImplementedError("Kalookie has no expert bot yet; the generic bots play it")
+
+    def bots(self) -> Mapping[str, Callable[..., Player]]:
+        """Kalookie's own bots (the expert, once written)."""
+        try:
+            self.expert()
+        except NotImplementedError:
+            return {}
+        return {"expert": lambda seed=None, **o: self.expert(seed)}
+
+    def format_action(self, action: Any, names: Sequence[str]) -> str:
+        """An action in record notation (``"B add Ts on m2"``)."""
+        from hoola.games.kalookie.actions import format_action
+
+        return format_action(action, names)
 
     def verify_record(self, data: dict[str, Any], text: str = "") -> list[str]:
         """What differs between a Kalookie record (its parsed TOML) and the engine; [] when ok."""

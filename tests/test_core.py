@@ -78,3 +78,24 @@ def test_resolve_settles_simultaneous_claims_by_the_rules() -> None:
     assert battle.resolve([by_b, by_c]) == by_b
     assert priority.resolve([by_c, by_b]) == by_b  # turn order from B
     assert priority.resolve([by_c, draw]) == by_c
+
+
+def test_a_hoola_view_as_data_shows_only_the_seats_own_cards() -> None:
+    import json
+
+    game = get_game("hoola")
+    state = game.new_deal(game.rules(), ["A", "B", "C"], seed=2)
+    view = state.view(1)
+    table = view.layout()
+    hands = [z for z in table.zones if z.kind == "hand"]
+    assert [z.cards is not None for z in hands] == [False, True, False]
+    assert [z.count for z in hands] == [7, 7, 7] and table.zone("stock").count == len(state.stock)
+    assert table.moment.prompt == "A to play" and table.moment.actors == ()
+    data = json.loads(json.dumps(view.to_json()))
+    assert data["hand"] == list(table.zone("hand-1").cards or ()) and data["hands"] is None
+    others = {c for q in (0, 2) for c in json.dumps(state.hand(q))}
+    assert others  # the others' cards exist, yet no zone names them
+    shown = {c for z in table.zones if z.cards for c in z.cards}
+    from hoola.core.cards import format_card
+
+    assert not shown & {format_card(c) for q in (0, 2) for c in state.hand(q)}

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from hoola.games.hoola.actions import Action
+from hoola.core.cards import format_card, format_cards
+from hoola.core.table import Moment, Score, Table, Zone
+from hoola.games.hoola.actions import Action, format_action
 from hoola.games.hoola.melds import Meld
 from hoola.games.hoola.rules import Rules
 from hoola.games.hoola.scoring import Settlement
@@ -68,3 +70,119 @@ class View(NamedTuple):
     def players(self) -> int:
         """Number of seats at the table."""
         return len(self.names)
+
+    def prompt(self) -> str:
+        """What this player is asked to do now, in a few words."""
+        who = self.names
+        if self.phase == "over":
+            r = self.result
+            if r is None:
+                return "The deal is over"
+            return f"{' and '.join(who[w] for w in r.winners) or 'Nobody'} won by {r.end}"
+        if self.phase == "choose":
+            return "Play this deal or drop out" if self.is_my_turn else \
+                f"{who[self.current]} chooses to play or drop"
+        if self.claimable is not None and not self.is_my_turn and self.legal:
+            return f"Thank you? You may take {format_card(self.claimable)}, or let it go"
+        if not self.is_my_turn:
+            return f"{who[self.current]} to play"
+        if not self.drawn:
+            return "Draw from the stock, or take the discard"
+        return "Meld, add, or discard to end the turn"
+
+    def layout(self) -> Table:
+        """The table as data: hands, melds m1.., the discard pile, the stock, the moment.
+
+        (It becomes ``table()``, as the core's View names it, once the field ``table`` of the
+        melds is renamed ``melds`` in every front end.)
+        """
+        zones: list[Zone] = []
+        for q, name in enumerate(self.names):
+            mine = q == self.player
+            cards = self.hand if mine else self.hands[q] if self.hands is not None else None
+            zones.append(Zone(f"hand-{q}", "hand", "Your hand" if mine else f"{name}'s hand",
+                              owner=q, count=self.hand_sizes[q],
+                              cards=None if cards is None else tuple(format_cards(cards).split()),
+                              note="" if self.in_deal[q] else "out"))
+        for m in self.table_melds():
+            zones.append(Zone(f"m{m.id}", "meld", f"m{m.id} ({self.names[m.owner]})",
+                              owner=m.owner, cards=tuple(str(m).split()), note=f"m{m.id}"))
+        zones.append(Zone("discard", "discard", "Discard pile",
+                          cards=tuple(format_cards(self.discards).split())))
+        zones.append(Zone("stock", "stock", "Stock", count=self.stock_size))
+        scores: list[Score] = []
+        if self.result is not None:
+            r = self.result
+            scores.append(Score("Points", tuple(str(r.points.get(q, "")) for q in
+                                                range(self.players))))
+            scores.append(Score("This deal", tuple(_number(r.payments.get(q, 0))
+                                                   for q in range(self.players))))
+        actors = (self.player,) if self.legal or self.can_pass else ()
+        moment = Moment(actors=actors, turn=self.current, phase=self.phase, prompt=self.prompt(),
+                        window="claim" if self.claim_open else None)
+        log = tuple(format_action(a, self.names) for a in self.history[-12:])
+        return Table(zones=tuple(zones), moment=moment, names=self.names, scores=tuple(scores),
+                     log=log)
+
+    def table_melds(self) -> tuple[Meld, ...]:
+        """The melds on the table (the field ``table`` under a name that says what it holds)."""
+        melds: tuple[Meld, ...] = self[14]
+        return melds
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as JSON-ready data (cards and actions in record notation), nothing hidden."""
+        names = self.names
+        result = None
+        if self.result is not None:
+            r = self.result
+            result = {"end": r.end, "winners": [names[w] for w in r.winners],
+                      "points": {names[q]: p for q, p in sorted(r.points.items())},
+                      "payments": {names[q]: _plain(v) for q, v in sorted(r.payments.items())}}
+        return {
+            "game": "hoola",
+            "player": self.player,
+            "name": names[self.player],
+            "names": list(names),
+            "rules": {"preset": self.rules.preset_name,
+                      "options": _plain(self.rules.overrides())},
+            "dealer": self.dealer,
+            "stake": _plain(self.stake),
+            "phase": self.phase,
+            "current": self.current,
+            "drawn": self.drawn,
+            "hand": format_cards(self.hand).split(),
+            "hand_sizes": list(self.hand_sizes),
+            "in_deal": list(self.in_deal),
+            "melded": list(self.melded),
+            "own_meld": list(self.own_meld),
+            "had_turn": list(self.had_turn),
+            "table": [{"id": m.id, "owner": m.owner, "kind": m.kind.name.lower(),
+                       "cards": str(m).split()} for m in self.table_melds()],
+            "discards": format_cards(self.discards).split(),
+            "claimable": format_card(self.claimable) if self.claimable is not None else None,
+            "claim_open": self.claim_open,
+            "discarder": self.discarder,
+            "stock_size": self.stock_size,
+            "history": [format_action(a, names) for a in self.history],
+            "legal": [format_action(a, names) for a in self.legal],
+            "can_pass": self.can_pass,
+            "result": result,
+            "hands": {names[q]: format_cards(h).split() for q, h in enumerate(self.hands)}
+            if self.hands is not None else None,
+        }
+
+
+def _plain(value: Any) -> Any:
+    """Fractions as whole numbers or "a/b", containers as lists and string-keyed objects."""
+    if isinstance(value, Fraction):
+        return int(value) if value.denominator == 1 else str(value)
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return value
+
+
+def _number(value: Fraction | int) -> str:
+    return str(_plain(Fraction(value)))
+

@@ -117,7 +117,7 @@ class View(NamedTuple):
                                                 range(self.players))))
             scores.append(Score("This deal", tuple(_number(r.payments.get(q, 0))
                                                    for q in range(self.players))))
-        actors = (self.player,) if self.legal or self.can_pass else ()
+        actors = (self.player,) if self.legal else ()
         moment = Moment(actors=actors, turn=self.current, phase=self.phase, prompt=self.prompt(),
                         window="claim" if self.claim_open else None)
         log = tuple(format_action(a, self.names) for a in self.history[-12:])

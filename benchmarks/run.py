@@ -226,7 +226,8 @@ def import_hoola() -> HoolaApi:
     """Import the engine from this checkout's ``src/`` (ahead of any installed copy)."""
     if SRC.is_dir() and str(SRC) not in sys.path:
         sys.path.insert(0, str(SRC))
-    hoola = importlib.import_module("hoola")
+    package = importlib.import_module("hoola")
+    hoola = importlib.import_module("hoola.games.hoola")
     bots = importlib.import_module("hoola.bots")
     play = importlib.import_module("hoola.play")
     return HoolaApi(
@@ -234,7 +235,7 @@ def import_hoola() -> HoolaApi:
         DealState=hoola.DealState,
         RandomBot=bots.RandomBot,
         play_deal=play.play_deal,
-        version=str(getattr(hoola, "__version__", "?")),
+        version=str(getattr(package, "__version__", "?")),
     )
 
 
@@ -254,6 +255,26 @@ def hoola_game(api: HoolaApi, players: int, mode: str) -> GameFn:
         if not state.is_over:
             raise RuntimeError(f"{players}p deal (seed {seed}, {mode}) not over after play_deal")
         return len(state.history) - (0 if fresh else already), state.result.end
+
+    return play
+
+
+def kalookie_game(players: int, mode: str) -> GameFn:
+    """Random Kalookie hands (british rules) through the generic interface, as Hoola's are."""
+    registry = importlib.import_module("hoola.core.registry")
+    driver = importlib.import_module("hoola.core.driver")
+    bots = importlib.import_module("hoola.bots")
+    game = registry.get_game("kalookie")
+    rules = game.rules("british")
+    names = [f"P{i}" for i in range(players)]
+    seats = [bots.RandomBot(seed=1)] * players
+    template = game.new_deal(rules, names, seed=0)
+    fresh = mode == "new"
+
+    def play(seed: int) -> tuple[int, str]:
+        state = game.new_deal(rules, names, seed=seed) if fresh else template.copy()
+        driver.play_deal(state, seats, rng=random.Random(seed))
+        return len(state.history), state.result.end
 
     return play
 
@@ -347,6 +368,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="interleaved rounds; medians are over these (default 5; 3 with --quick)",
     )
     p.add_argument("--players", default="2,3,4,5", help="Hoola player counts, e.g. 2,3,4,5")
+    p.add_argument("--kalookie", default="2,4", metavar="PLAYERS",
+                   help="Kalookie player counts (default 2,4; 'none' to leave Kalookie out)")
     p.add_argument("--json", metavar="FILE", help="also write the results as JSON to FILE")
     p.add_argument("--quick", action="store_true", help="a short run (CI smoke check)")
     p.add_argument("--plain", action="store_true", help="plain text even when Rich is importable")
@@ -366,6 +389,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         p.error("--players takes comma-separated integers, e.g. 2,3,4,5")
     if not args.players or any(n < 2 or n > 5 for n in args.players):
         p.error("--players must be between 2 and 5")
+    try:
+        args.kalookie = [] if args.kalookie.strip() == "none" else \
+            sorted({int(x) for x in args.kalookie.split(",") if x.strip()})
+    except ValueError:
+        p.error("--kalookie takes comma-separated integers, e.g. 2,4, or none")
+    if any(n < 2 or n > 6 for n in args.kalookie):
+        p.error("--kalookie must be between 2 and 6")
     if args.seconds is None:
         args.seconds = 0.6 if args.quick else 6.0
     if args.rounds is None:
@@ -440,6 +470,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 except Exception as exc:
                     hoola_error = f"{n}p {mode}: {type(exc).__name__}: {exc}"
                     break
+        for n in args.kalookie:
+            for mode in ("new", "cloned"):
+                workloads.append(Workload("kalookie", n, mode, kalookie_game(n, mode)))
     if hoola_error:
         print(f"Hoola engine unavailable: {hoola_error}", file=sys.stderr)
     if not workloads:
@@ -594,6 +627,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             ],
             rows,
         )
+        kalookie_ws = [w for w in workloads if w.engine == "kalookie"]
+        rows = []
+        for n in sorted({w.players for w in kalookie_ws}):
+            kw = {w.mode: w for w in kalookie_ws if w.players == n}
+            cells = []
+            for key, g in (("new", gin["new"]), ("cloned", gin["cloned"])):
+                if key not in kw:
+                    cells.append("-")
+                    continue
+                ratio = kw[key].median("decisions_per_s") / g.median("decisions_per_s")
+                ratios.setdefault(f"kalookie {n}p", {})[f"{key}/{key}"] = {"ratio": ratio}
+                cells.append(f"{ratio:.2f}")
+            rows.append([f"{n}p", *cells])
+        if rows:
+            out.table("Decisions/s ratio, Kalookie (british) ÷ gin_rummy (ratio of medians)",
+                      ["players", "kalookie new ÷ gin new", "kalookie cloned ÷ gin cloned"],
+                      rows)
         if "4p" in ratios:
             goal = ratios["4p"]["new/new"]["ratio"]
             aim = ratios["4p"]["new/cloned"]["ratio"]

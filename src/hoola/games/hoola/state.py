@@ -24,6 +24,7 @@ from typing import Any
 
 from hoola.core.cards import JOKER, SEVEN, cards_of, format_card, format_cards
 from hoola.core.errors import HoolaError, IllegalActionError, OutOfTurnError, RulesError
+from hoola.core.prefix import Prefix
 from hoola.games.hoola.actions import (
     Action,
     Add,
@@ -133,7 +134,8 @@ class DealState(Verbs):
     """
 
     __slots__ = (
-        "_cache", "_public", "chose", "claimable", "compensation", "current", "deal", "dealer",
+        "_cache", "_public", "_shared", "chose", "claimable", "compensation", "current", "deal",
+        "dealer",
         "discarder", "discards", "drawn", "forced_out", "had_turn", "hands", "history",
         "hoola_turn", "in_deal", "jokers", "last_draw", "melded", "n", "names", "next_meld_id",
         "own_meld", "phase", "result", "rng", "rules", "sevens_laid", "stake", "stock",
@@ -184,6 +186,8 @@ class DealState(Verbs):
         self.result: Settlement | None = None
         self.stock_after_drops: tuple[int, ...] | None = None
         self._cache: dict[int, list[Action]] = {}
+        # What every seat's view shares at this moment, built once per action, not per view.
+        self._shared: tuple[Any, ...] | None = None
         self.phase = "play"
         if n > PLAYING:
             self.phase = "choose"
@@ -215,6 +219,7 @@ class DealState(Verbs):
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
         other._cache = {}
+        other._shared = None
         return other
 
     # -- who may act ----------------------------------------------------------------------------
@@ -386,6 +391,7 @@ class DealState(Verbs):
         """Check and apply ``action``; return the record appended to the history."""
         plan = self._check(action)
         self._cache.clear()
+        self._shared = None
         record = self._do(action, plan)
         self.history.append(record)
         self._public.append(Draw(record.player) if isinstance(record, Draw) else record)
@@ -953,7 +959,19 @@ class DealState(Verbs):
         Other players' hands appear only once play has ended (the showdown).
         """
         check_seat(player, self.n, "view")
-        over = self.phase == "over"
+        shared = self._shared
+        if shared is None:
+            over = self.phase == "over"
+            shared = self._shared = (
+                tuple([h.bit_count() + j for h, j in zip(self.hands, self.jokers, strict=True)]),
+                tuple(self.in_deal), tuple(self.melded), tuple(self.own_meld),
+                tuple(self.had_turn), tuple(self.table), tuple(self.discards),
+                Prefix(self._public), tuple(self.sevens_laid), tuple(self.chose),
+                tuple(self.compensation.items()),
+                tuple(tuple(self._hand_cards(q)) for q in range(self.n)) if over else None,
+            )
+        (hand_sizes, in_deal, melded, own_meld, had_turn, table, discards, public, sevens_laid,
+         chose, compensation, hands) = shared
         return View(
             player=player,
             names=self.names,
@@ -963,32 +981,31 @@ class DealState(Verbs):
             phase=self.phase,
             current=self.current,
             drawn=self.drawn,
-            hand=tuple(self._hand_cards(player)),
-            hand_sizes=tuple([h.bit_count() + j for h, j in zip(self.hands, self.jokers,
-                                                                strict=True)]),
-            in_deal=tuple(self.in_deal),
-            melded=tuple(self.melded),
-            own_meld=tuple(self.own_meld),
-            had_turn=tuple(self.had_turn),
-            table=tuple(self.table),
-            discards=tuple(self.discards),
+            hand=hands[player] if hands is not None else tuple(self._hand_cards(player)),
+            hand_sizes=hand_sizes,
+            in_deal=in_deal,
+            melded=melded,
+            own_meld=own_meld,
+            had_turn=had_turn,
+            table=table,
+            discards=discards,
             claimable=self._takeable_card(player),
             discarder=self.discarder if self.claimable else None,
             stock_size=len(self.stock),
-            history=tuple(self._public),
+            history=public,
             legal=tuple(self._legal_cached(player)),
             can_pass=self.phase == "play" and player != self.current,
             result=self.result,
-            hands=tuple(tuple(self._hand_cards(q)) for q in range(self.n)) if over else None,
+            hands=hands,
             claim_open=self.claimable,
             upcard_live=self.upcard_live,
             hoola_turn=self.hoola_turn,
             took_from=self.took_from,
             last_draw=self.last_draw,
-            sevens_laid=tuple(self.sevens_laid),
+            sevens_laid=sevens_laid,
             next_meld_id=self.next_meld_id,
-            chose=tuple(self.chose),
-            compensation=tuple(self.compensation.items()),
+            chose=chose,
+            compensation=compensation,
         )
 
     def returns(self) -> list[Fraction]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple
 
@@ -46,7 +47,7 @@ class View(NamedTuple):
     claimable: int | None
     discarder: int | None
     stock_size: int
-    history: tuple[Action, ...]
+    history: Sequence[Action]
     legal: tuple[Action, ...]
     can_pass: bool
     result: Settlement | None

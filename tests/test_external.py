@@ -4,15 +4,19 @@ programs that must not hang, flood, fool or outlive the host."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import resource
+import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from hoola.bots.external import MAX_LINE, ExternalBot, ExternalBotError, view_to_json
+from hoola.bots.external import MAX_LINE, ExternalBot, ExternalBotError, stop_all, view_to_json
 from hoola.games.hoola import DealState, Rules
 from hoola.games.hoola.expert import ExpertBot
 from hoola.games.hoola.greedy import GreedyBot
@@ -258,6 +262,45 @@ def _is_zombie(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text(encoding="utf-8").split()[2] == "Z"
     except OSError:
         return True
+
+
+def _ctrl_c_after(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> list[int]:
+    """Make ``module.name`` press Ctrl-C (SIGINT to this process) just after it has done its
+    work; the pids of the processes it concerned are collected in the list returned."""
+    real = getattr(module, name)
+    pids: list[int] = []
+
+    def then_ctrl_c(*args: Any, **kwargs: Any) -> Any:
+        result = real(*args, **kwargs)
+        pids.append(args[0] if result is None else result.pid)  # killpg(pid, sig) or a Popen
+        signal.raise_signal(signal.SIGINT)
+        return result
+
+    monkeypatch.setattr(module, name, then_ctrl_c)
+    return pids
+
+
+def test_ctrl_c_between_killing_and_reaping_bots_waits_until_all_are_reaped(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bots = [ExternalBot(hostile(tmp_path, "time.sleep(60)"), name=f"bot{i}") for i in range(2)]
+    for bot in bots:
+        bot.start()
+    killed = _ctrl_c_after(monkeypatch, os, "killpg")
+    with pytest.raises(KeyboardInterrupt):
+        stop_all(bots)
+    assert len(killed) == 2  # the first Ctrl-C did not stop the second kill
+    for pid in killed:
+        assert_gone(pid)  # nor leave a zombie
+
+
+def test_ctrl_c_just_as_a_bot_starts_leaves_no_program_behind(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    started = _ctrl_c_after(monkeypatch, subprocess, "Popen")
+    bot = ExternalBot(hostile(tmp_path, "time.sleep(60)"), name="bot")
+    with pytest.raises(KeyboardInterrupt):
+        bot.start()
+    assert bot.pid is None and len(started) == 1
+    assert_gone(started[0])
 
 
 def test_the_view_message_shows_only_what_the_player_may_know() -> None:

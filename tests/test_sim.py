@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -150,7 +152,9 @@ def test_ray_runs_the_same_simulation() -> None:
 
 FAULTY_BOT = '''\
 import json, os, sys, time
-open(os.path.join(sys.argv[1], str(os.getpid())), "w").close()
+# Named by pid and start time: a pid the system reuses later is not mistaken for this process.
+start = open("/proc/self/stat").read().rpartition(")")[2].split()[19]
+open(os.path.join(sys.argv[1], f"{os.getpid()}-{start}"), "w").close()
 mode = sys.argv[2]
 for line in sys.stdin:
     m = json.loads(line)
@@ -178,11 +182,21 @@ def faulty(tmp_path: Path, mode: str) -> tuple[str, Path]:
     return f"faulty={sys.executable} {script} {pids} {mode}", pids
 
 
-def assert_no_orphans(pids: Path) -> None:
-    started = [int(p.name) for p in pids.iterdir()]
-    assert started, "no bot process was started"
-    alive = [p for p in started if Path(f"/proc/{p}").exists()]
+def assert_no_orphans(pids: Path, *, started: bool = True) -> None:
+    """No bot that left its pid in ``pids`` still exists, not even as a zombie left unreaped."""
+    bots = [p.name.split("-") for p in pids.iterdir()]
+    assert bots or not started, "no bot process was started"
+    alive = [int(pid) for pid, start in bots if _start_time(pid) == start]
     assert not alive, f"bot processes {alive} outlived the run"
+
+
+def _start_time(pid: str) -> str | None:
+    """A process's start time (in clock ticks since boot), or None if there is no such pid."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8")
+    except OSError:
+        return None
+    return stat.rpartition(")")[2].split()[19]
 
 
 def test_a_bot_that_crashes_forfeits_its_deals_and_the_run_goes_on(tmp_path: Path) -> None:
@@ -238,33 +252,80 @@ def test_slow_and_stubborn_bots_are_ended_with_their_game(tmp_path: Path, mode: 
     assert_no_orphans(pids)
 
 
+def _sim_in_background(command: str, workers: int) -> subprocess.Popen[str]:
+    """``hoola sim`` with a hanging bot, in a session of its own as a terminal's foreground job
+    (a Ctrl-C there reaches the whole group: the main process and the pool's workers)."""
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    return subprocess.Popen(["hoola", "sim", "-x", command, "--bots", "faulty:timeout=100,greedy",
+                             "-n", "8", "-j", str(workers)], env=env, start_new_session=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def _wait_for(proc: subprocess.Popen[str], done: Callable[[], bool]) -> None:
+    deadline = time.monotonic() + 60
+    while not done():
+        assert proc.poll() is None, proc.communicate()[0]
+        assert time.monotonic() < deadline, "the run never got there"
+        time.sleep(0.01)
+
+
+def _ended(proc: subprocess.Popen[str]) -> str:
+    """The output of a run told to stop, once it has ended (killed if it will not end)."""
+    try:
+        return proc.communicate(timeout=60)[0]
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def _pool_workers(pid: int) -> list[int]:
+    """The pool's worker processes a process has spawned so far (read from /proc)."""
+    workers = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            if int(stat.read_text().rpartition(")")[2].split()[1]) == pid and \
+                    b"spawn_main" in (stat.parent / "cmdline").read_bytes():
+                workers.append(int(stat.parent.name))
+    return workers
+
+
 @pytest.mark.parametrize(("sig", "workers"), [(signal.SIGINT, 2), (signal.SIGINT, 1),
                                               (signal.SIGTERM, 2)])
 def test_ctrl_c_or_sigterm_ends_the_run_and_every_bot(tmp_path: Path, sig: int,
                                                       workers: int) -> None:
     command, pids = faulty(tmp_path, "hang")
-    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
-    # A session of its own, as a terminal's foreground job: Ctrl-C reaches the whole group.
-    proc = subprocess.Popen(["hoola", "sim", "-x", command, "--bots", "faulty:timeout=100,greedy",
-                             "-n", "8", "-j", str(workers)], env=env, start_new_session=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        deadline = time.monotonic() + 60
-        while len(list(pids.iterdir())) < 2 * workers:  # each worker waits on a hanging bot
-            assert proc.poll() is None and time.monotonic() < deadline, proc.stdout
-            time.sleep(0.05)
+    proc = _sim_in_background(command, workers)
+    try:  # each worker (or the main process) waits on a hanging bot, of two bots in its game
+        _wait_for(proc, lambda: len(list(pids.iterdir())) == 2 * workers)
         if sig == signal.SIGINT:
             os.killpg(proc.pid, sig)  # Ctrl-C reaches the terminal's whole foreground group
         else:
             os.kill(proc.pid, sig)  # kill PID reaches the main process only
-        out, _ = proc.communicate(timeout=60)
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-    assert proc.returncode != 0 and "Traceback" not in out
+        out = _ended(proc)
+    assert proc.returncode != 0 and "Traceback" not in out, out
     assert ("Aborted" in out) == (sig == signal.SIGINT)
     assert_no_orphans(pids)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_or_sigterm_while_the_workers_start_ends_the_run_quietly(tmp_path: Path,
+                                                                        sig: int) -> None:
+    # The workers are still importing: a signal must not strike there, where nothing catches it.
+    command, pids = faulty(tmp_path, "hang")
+    proc = _sim_in_background(command, 2)
+    try:
+        _wait_for(proc, lambda: len(_pool_workers(proc.pid)) == 2)
+        if sig == signal.SIGINT:
+            os.killpg(proc.pid, sig)
+        else:
+            os.kill(proc.pid, sig)
+    finally:
+        out = _ended(proc)
+    assert proc.returncode != 0 and "Traceback" not in out, out
+    assert ("Aborted" in out) == (sig == signal.SIGINT)
+    assert_no_orphans(pids, started=False)
 
 
 @pytest.mark.parametrize(("args", "words"), [

@@ -29,6 +29,7 @@ import selectors
 import shlex
 import signal
 import subprocess
+import threading
 import time
 import weakref
 from collections.abc import Iterable, Iterator, Sequence
@@ -41,7 +42,7 @@ from hoola.games.hoola.actions import Action, format_action, parse_action
 from hoola.games.hoola.views import View
 
 __all__ = ["MAX_LINE", "PROTOCOL", "QUIT_GRACE", "ExternalBot", "ExternalBotError", "close_all",
-           "split_command", "view_to_json"]
+           "split_command", "stop_all", "view_to_json"]
 
 PROTOCOL = "hoola-bot/1"
 MAX_LINE = 64 * 1024
@@ -138,6 +139,50 @@ def _clip(text: str | bytes | bytearray, width: int = 60) -> str:
 
 
 _LIVE: weakref.WeakSet[ExternalBot] = weakref.WeakSet()
+_HELD = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Ctrl-C and SIGTERM wait while this lasts, then arrive as usual.
+
+    Starting a program, and killing and reaping one, must not be cut halfway by the exception a
+    signal handler raises: that would leave a program running that nobody knows of, or one dead
+    but never reaped (a zombie that outlives its host). Python runs signal handlers in the main
+    thread only, so other threads have nothing to hold.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous: dict[signal.Signals, Any] = {}
+    # Blocked while the handlers change, so none can raise with only some of them changed.
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        for sig in _HELD:
+            handler = signal.getsignal(sig)
+            if handler is not None and handler != signal.SIG_IGN:  # None: set outside Python
+                previous[sig] = signal.signal(sig, lambda signum, _frame: caught.append(signum))
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+    try:
+        yield
+    finally:
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+        try:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+            for signum in dict.fromkeys(caught):
+                signal.raise_signal(signum)  # pending: delivered when the mask is restored
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
+def stop_all(bots: Iterable[ExternalBot]) -> None:
+    """Kill several programs at once; a Ctrl-C meanwhile waits until every one is reaped."""
+    with _signals_held():
+        for bot in bots:
+            bot.stop()
 
 
 def close_all(bots: Iterable[ExternalBot]) -> None:
@@ -153,15 +198,13 @@ def close_all(bots: Iterable[ExternalBot]) -> None:
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     bot._proc.wait(timeout=max(0.0, deadline - time.monotonic()))
     finally:  # even on Ctrl-C
-        for bot in running:
-            bot.stop()
+        stop_all(running)
 
 
 @atexit.register
-def _stop_all() -> None:
+def _stop_live() -> None:
     """Kill every program still running when the interpreter exits (no orphans)."""
-    for bot in list(_LIVE):
-        bot.stop()
+    stop_all(list(_LIVE))
 
 
 class ExternalBot:
@@ -200,39 +243,49 @@ class ExternalBot:
         """Start the program and exchange hello/ready (done by the first message otherwise)."""
         if self._proc is not None:
             return
-        try:
-            # A session of its own: the program and anything it starts die together (killpg),
-            # and a Ctrl-C at the terminal reaches the host, which then ends them.
-            self._proc = subprocess.Popen(self.command, stdin=subprocess.PIPE,
-                                          stdout=subprocess.PIPE, bufsize=0,
-                                          start_new_session=True)
-        except OSError as exc:
-            raise ExternalBotError(f"external bot {self.name} cannot start "
-                                   f"{self.command[0]!r}: {exc.strerror or exc}",
-                                   "external-missing") from exc
-        _LIVE.add(self)
-        assert self._proc.stdin is not None and self._proc.stdout is not None
-        os.set_blocking(self._proc.stdin.fileno(), False)
-        os.set_blocking(self._proc.stdout.fileno(), False)
-        self._reader, self._writer = selectors.DefaultSelector(), selectors.DefaultSelector()
-        self._reader.register(self._proc.stdout, selectors.EVENT_READ)
-        self._writer.register(self._proc.stdin, selectors.EVENT_WRITE)
-        self._buffer.clear()
-        with self._stopping_on_error():
+        try:  # a start cut short, by a protocol error or a Ctrl-C, leaves no program behind
+            with _signals_held():  # Ctrl-C waits until the program is known here, to be ended
+                self._proc = self._spawn()
+                _LIVE.add(self)
+            assert self._proc.stdin is not None and self._proc.stdout is not None
+            os.set_blocking(self._proc.stdin.fileno(), False)
+            os.set_blocking(self._proc.stdout.fileno(), False)
+            self._reader, self._writer = selectors.DefaultSelector(), selectors.DefaultSelector()
+            self._reader.register(self._proc.stdout, selectors.EVENT_READ)
+            self._writer.register(self._proc.stdin, selectors.EVENT_WRITE)
+            self._buffer.clear()
             reply = self._ask({"type": "hello", "protocol": PROTOCOL})
             if reply.get("type") != "ready":
                 raise ExternalBotError(f"external bot {self.name} answered hello with "
                                        f"{_clip(json.dumps(reply))}, not a ready message",
                                        "external-protocol")
-            name = reply.get("name")
-            self.bot_name = name[:80] if isinstance(name, str) and name else self.name
+        except BaseException:
+            self.stop()
+            raise
+        name = reply.get("name")
+        self.bot_name = name[:80] if isinstance(name, str) and name else self.name
+
+    def _spawn(self) -> subprocess.Popen[bytes]:
+        try:
+            # A session of its own: the program and anything it starts die together (killpg),
+            # and a Ctrl-C at the terminal reaches the host, which then ends them.
+            return subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    bufsize=0, start_new_session=True)
+        except OSError as exc:
+            raise ExternalBotError(f"external bot {self.name} cannot start "
+                                   f"{self.command[0]!r}: {exc.strerror or exc}",
+                                   "external-missing") from exc
 
     def close(self) -> None:
         """Send ``quit``, give the program :data:`QUIT_GRACE` seconds to exit, then kill it."""
         close_all([self])
 
     def stop(self) -> None:
-        """Kill the program (and its process group) at once and reap it."""
+        """Kill the program (and its process group) at once and reap it (Ctrl-C waits)."""
+        with _signals_held():
+            self._stop()
+
+    def _stop(self) -> None:
         proc, self._proc = self._proc, None
         if proc is None:
             return

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import multiprocessing.pool
 import random
 import re
 import signal
@@ -30,9 +31,10 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from multiprocessing import resource_tracker
 from typing import Any
 
-from hoola.bots.external import ExternalBot, ExternalBotError, close_all
+from hoola.bots.external import ExternalBot, ExternalBotError, close_all, stop_all
 from hoola.games.hoola.actions import Action, Draw, Knock, Take
 from hoola.games.hoola.deal import Deal
 from hoola.games.hoola.match import next_dealer, next_stake
@@ -298,8 +300,7 @@ def _play_game(config: SimConfig, unit: int, rotation: int, seating: tuple[str, 
         if clean:
             close_all(programs)
         else:
-            for p in programs:
-                p.stop()  # after an error or Ctrl-C, no waiting
+            stop_all(programs)  # after an error or Ctrl-C, no waiting
     states, outcomes, errors = game
     record = None
     if config.records and states:
@@ -378,10 +379,9 @@ def run(config: SimConfig, workers: int | None = None,
                 if progress:
                     progress(len(chunk))
         else:
-            context = multiprocessing.get_context("spawn")
-            with context.Pool(workers, initializer=_exit_on_sigterm_too) as pool:
+            with _pool(workers) as pool:
                 jobs = [(config, chunk) for chunk in chunks]
-                for chunk_games in pool.imap_unordered(_star_play_units, jobs):
+                for chunk_games in pool.imap_unordered(_play_job, jobs):
                     games.extend(chunk_games)
                     if progress:
                         progress(len({g.unit for g in chunk_games}))
@@ -393,9 +393,46 @@ def _exit_on_sigterm(signum: int, frame: object) -> None:
     raise SystemExit(128 + signum)
 
 
-def _exit_on_sigterm_too() -> None:
-    """A worker's start: SIGTERM (``Pool.terminate``) unwinds it, so its bots' programs end."""
-    signal.signal(signal.SIGTERM, _exit_on_sigterm)
+def _ignore(signum: int, frame: object) -> None:
+    """A handler that does nothing (unlike ``SIG_IGN``, the programs a worker starts reset it)."""
+
+
+def _worker_signals() -> None:
+    """A worker's start: Ctrl-C is the main process's to answer (see :func:`_play_job`).
+
+    A Ctrl-C at the terminal reaches the workers too (one process group). A worker that raised
+    KeyboardInterrupt would die with a traceback and the pool would start another in its place,
+    which could start more bots. Instead the main process terminates the pool. Both signals have
+    been blocked since the worker's birth (see :func:`_pool`): none struck during its imports, and
+    one that came meanwhile is delivered now.
+    """
+    signal.signal(signal.SIGINT, _ignore)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _POOL_SIGNALS)
+
+
+_POOL_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextlib.contextmanager
+def _pool(workers: int) -> Iterator[multiprocessing.pool.Pool]:
+    """A pool of spawned workers, terminated (and waited for) when the block is left.
+
+    Ctrl-C and SIGTERM are blocked while the pool starts: its workers (and the threads that
+    replace them) inherit the mask, and here a signal waits until the pool is inside its
+    ``with``, so that leaving it terminates the pool rather than abandoning half-started workers.
+    """
+    context = multiprocessing.get_context("spawn")
+    # Started first: starting it unblocks both signals (it blocks them around its own start).
+    resource_tracker.ensure_running()
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, _POOL_SIGNALS)
+    try:
+        pool = context.Pool(workers, initializer=_worker_signals)
+    except BaseException:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        raise
+    with pool:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a pending signal strikes here
+        yield pool
 
 
 @contextlib.contextmanager
@@ -411,8 +448,23 @@ def _sigterm_exits() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def _star_play_units(job: tuple[SimConfig, list[int]]) -> list[GameOutcome]:
-    return _play_units(*job)
+def _play_job(job: tuple[SimConfig, list[int]]) -> list[GameOutcome]:
+    """A worker's task: while it runs, SIGTERM (``Pool.terminate``) unwinds it, so every game's
+    ``finally`` ends its bots' programs; between tasks SIGTERM kills the worker outright.
+
+    A Python handler only runs between bytecodes: a SIGTERM that came just before an idle
+    worker's wait for the task queue's lock (which ``Pool.terminate`` holds for good) would wait
+    with it forever, and the pool with it.
+    """
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    try:
+        return _play_units(*job)
+    finally:
+        # Blocked while the default comes back: a SIGTERM already caught raises here, one that
+        # comes meanwhile is left to the default.
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
 def run_ray(config: SimConfig, address: str | None,

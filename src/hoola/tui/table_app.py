@@ -152,10 +152,7 @@ class TableApp(App[str]):
         self.set_interval(0.1, self._tick)
         self._fit(self.size.width, self.size.height)
         saved = self.saved
-        self._say(Text(f"{saved.game.title}, {saved.preset} rules. Press ? for help.",
-                       style="bold"))
-        for note in self.session.notes:
-            self._say(Text(note, style="bold #ffaf5f"))
+        self._say_title()
         self._on_signals(True)
         self._fill_moves()
         if saved.is_over and saved.match.deals:
@@ -166,6 +163,13 @@ class TableApp(App[str]):
             self._hand_over(last, self.board)
         else:
             self._play()
+
+    def _say_title(self) -> None:
+        saved = self.saved
+        self._say(Text(f"{saved.game.title}, {saved.preset} rules. Press ? for help.",
+                       style="bold"))
+        for note in self.session.notes:
+            self._say(Text(note, style="bold #ffaf5f"))
 
     def on_unmount(self) -> None:
         """Leaving by any way ends the deal's worker (the record is saved after every move)."""
@@ -222,6 +226,7 @@ class TableApp(App[str]):
         for log in self.query(RichLog):
             log.clear()
         self.lines = []
+        self._say_title()
         self.new = Counter()
         self.board = self.saved.match.scoreboard()
         planned = f" of {self.saved.plan.deals}" if self.saved.plan.deals is not None else ""

@@ -48,7 +48,7 @@ Screen { layout: horizontal; }
 Screen.wide #side { display: block; }
 Screen.wide #log { display: none; }
 #header { height: 1; background: $boost; }
-SeatsView { height: auto; max-height: 12; }
+SeatsView { height: auto; max-height: 12; overflow-y: auto; }
 #middle { height: auto; max-height: 4; padding: 0 1; }
 HandView { height: 3; }
 Screen.faces HandView { height: 5; }
@@ -343,7 +343,9 @@ class TableApp(App[str]):
         prompt = table.moment.prompt
         if self.question is not None:
             text.append("\n")
-            text.append(prompt or "Your move", style="bold yellow")
+            asked = words(prompt or "Your move")
+            asked.stylize_before("bold yellow")
+            text.append_text(asked)
             left = self._time_left()
             if left is not None:
                 full = max(self.claim_seconds, 0.1)
@@ -351,8 +353,10 @@ class TableApp(App[str]):
                 text.append(f"  {'■' * filled}{'□' * (10 - filled)} {left:3.1f}s to pass",
                             style="bold red" if left < 1.5 else "bold yellow")
         elif prompt:
+            told = words(prompt)
+            told.stylize_before("dim")
             text.append("\n")
-            text.append(prompt, style="dim")
+            text.append_text(told)
         if self.message:
             text.append("\n")
             text.append_text(self.message)

@@ -71,8 +71,10 @@ class HandOverScreen(ModalScreen[str]):
                         shown.add_row(Text(name, style="bold"), chips(hand.cards))
                 if shown.row_count:
                     yield Static(shown)
-                if table.scores:
-                    yield Static(score_grid("This hand", table.scores, table.names, self.me,
+                # The hand's own lines, less those the running score repeats.
+                own = [s for s in table.scores if s not in board.scores]
+                if own:
+                    yield Static(score_grid("This hand", own, table.names, self.me,
                                             table.teams))
                 yield Static(score_grid("The score", board.scores, board.names, self.me,
                                         board.teams))

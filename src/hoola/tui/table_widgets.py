@@ -6,6 +6,7 @@ Cards come as notation (``7h``, ``JK``, ``JK=7h``) and are drawn as the Hoola sc
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 
@@ -30,8 +31,18 @@ CARD_KEYS = "1234567890abcdefghijkmnoprtuvwxyz"
 """The keys that pick the cards of the hand, in the order shown (l, q and s are commands)."""
 
 
+NOTATION = re.compile(r"(?:10|[2-9TJQKA])[shdc]|JK(?:=(?:10|[2-9TJQKA])[shdc])?")
+"""A card as the records write it (``Ts``, ``JK=7h``), so that English words stay words."""
+
+
 def card_of(word: str) -> tuple[int, int | None] | None:
-    """A notation word as (card, the card a joker stands for), or None if it is not a card."""
+    """A notation word as (card, the card a joker stands for), or None if it is not a card.
+
+    >>> card_of("7h"), card_of("JK=7h"), card_of("as"), card_of("m2")
+    ((19, None), (52, 19), None, None)
+    """
+    if not NOTATION.fullmatch(word):
+        return None
     face, sep, stands = word.partition("=")
     try:
         card = parse_card(face)
@@ -64,12 +75,14 @@ def chips(cards: Sequence[str]) -> Text:
 
 
 def words(label: str) -> Text:
-    """A move's notation with its cards drawn as chips."""
+    """A move's notation (or a prompt) with its cards drawn as chips."""
     out = Text()
     for i, word in enumerate(label.split()):
         if i:
             out.append(" ")
-        out.append_text(chip(word))
+        bare = word.rstrip(",.;:")
+        out.append_text(chip(bare) if card_of(bare) else Text(bare))
+        out.append(word[len(bare):])
     return out
 
 

@@ -197,3 +197,26 @@ def test_a_game_defined_only_here_is_saved_after_every_move(snap: None, tmp_path
     resumed = SavedGame.resume(save, seed=1)
     assert resumed.kinds == ["you", "random"] and resumed.plan.deals is None
     assert [resumed.match.deals[-1].format(a) for a in resumed.match.deals[-1].history] == moves
+
+
+def test_a_game_that_cannot_be_saved_stops_before_it_starts(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    target = blocker / "k.toml"
+    result = CliRunner().invoke(cli, ["play", "kalookie", "--save", str(target)], input="1\n")
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
+    assert result.output.startswith(f"Error: cannot save the game to {target}: ")
+    assert result.output.count("\n") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+@pytest.mark.parametrize("game", ["hoola", "kalookie"])
+def test_odd_digits_and_huge_numbers_are_one_line_in_every_plain_game(game: str,
+                                                                      tmp_path: Path) -> None:
+    # "²" is a digit to str.isdigit but no number to int(); 5,000 digits are over int()'s limit.
+    answers = "²\n" + "7" * 5000 + "\nq\n"
+    result = CliRunner().invoke(cli, ["play", game, "--plain", "--save",
+                                      str(tmp_path / "g.toml")], input=answers)
+    assert result.exit_code == 0 and result.exception is None, result.output
+    assert "There is no move 777777...: choose 1 to " in result.output
+    assert "'²'" in result.output and "You left the game." in result.output

@@ -20,7 +20,8 @@ from hoola.live import make_bot, play_hand
 from hoola.saves import SavedGame
 from hoola.tabletext import hand_of, plural, score_lines, sorted_cards, table_lines
 
-__all__ = ["HELP", "Notation", "PlainPerson", "Quit", "choose", "last_move", "run_plain_game"]
+__all__ = ["HELP", "Notation", "PlainPerson", "Quit", "choose", "last_move", "move_number",
+           "no_such_move", "run_plain_game"]
 
 HELP = """Type the number of a move, or the move itself as the list writes it (for example:
 draw, discard Kd). Enter lets a moment pass when you may pass. Other keys:
@@ -53,6 +54,25 @@ def move_label(notation: Notation, action: Any, me: str) -> str:
     return text[len(me) + 1:] if text.startswith(me + " ") else text
 
 
+def move_number(line: str) -> int | None:
+    """The number a typed line names, or None when it is not one (``²`` is not: only decimal
+    digits are); a number too long to be a move's is returned as one past any list.
+
+    >>> move_number("3"), move_number("２"), move_number("²"), move_number("9" * 5000)
+    (3, 2, None, 1000000000)
+    """
+    if not line.isdecimal():
+        return None
+    return int(line) if len(line) <= 9 else 10**9
+
+
+def no_such_move(line: str, count: int) -> str:
+    """The one line saying a typed number names no move (a long number cut short)."""
+    shown = line if len(line) <= 9 else line[:6] + "..."
+    return f"There is no move {shown}: choose 1 to {count}." if count else \
+        "There is no move to choose now."
+
+
 def choose(line: str, view: Any, notation: Notation, me: str) -> tuple[Any | None, str | None]:
     """The move a typed line names (its number, or its notation), or why there is none.
 
@@ -60,12 +80,11 @@ def choose(line: str, view: Any, notation: Notation, me: str) -> tuple[Any | Non
     jokers) is taken too; one it refuses gets the game's reason, in one line.
     """
     moves = list(view.legal)
-    if line.isdigit():
-        k = int(line)
+    k = move_number(line)
+    if k is not None:
         if 1 <= k <= len(moves):
             return moves[k - 1], None
-        return None, f"There is no move {line}: choose 1 to {len(moves)}." if moves else \
-            "There is no move to choose now."
+        return None, no_such_move(line, len(moves))
     try:
         action = notation.parse(f"{me} {line}")
     except HoolaError as exc:

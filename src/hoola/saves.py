@@ -383,7 +383,8 @@ class SavedGame:
         names = [name] + [f"{kind.capitalize()}{i}" for i, kind in enumerate(kinds, 1)]
         saved = cls(game, game.new_match(rules, names, seed=seed), GamePlan(name, kinds, deals),
                     path, seed=seed, preset=preset)
-        saved.next_deal()
+        saved.match.new_deal()
+        saved.save()  # a game that cannot be saved does not start
         return saved
 
     @classmethod

@@ -220,3 +220,16 @@ def test_odd_digits_and_huge_numbers_are_one_line_in_every_plain_game(game: str,
     assert result.exit_code == 0 and result.exception is None, result.output
     assert "There is no move 777777...: choose 1 to " in result.output
     assert "'²'" in result.output and "You left the game." in result.output
+
+
+def test_without_players_a_game_gets_four_or_as_near_as_it_allows(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from fake_game import SnapGame
+
+    duel = type("Duel", (SnapGame,), {"name": "duel", "title": "Duel", "max_players": 2})()
+    registry.game_names()
+    monkeypatch.setitem(registry._GAMES, "duel", duel)
+    result = CliRunner().invoke(cli, ["play", "duel", "--save", str(tmp_path / "d.toml")],
+                                input="q\n")
+    assert result.exit_code == 0, result.output
+    assert "Duel, plain rules, 2 players: You, Random1." in result.output

@@ -86,8 +86,9 @@ def parse_option_values(pairs: tuple[str, ...]) -> dict[str, object]:
 
 @cli.command()
 @click.argument("game_name", metavar="[GAME]", required=False)
-@click.option("--players", "-p", default=4, show_default=True, type=click.IntRange(2, 10),
-              help="Players at the table, you included (as many as the game allows).")
+@click.option("--players", "-p", default=None, type=click.IntRange(2, 10),
+              help="Players at the table, you included [default: 4, or as near as the game "
+                   "allows].")
 @click.option("--rules", "-r", "preset", default=None,
               help="Rule preset (default: the game's first, pagat for hoola, british for "
                    "kalookie; hoola rules lists them).")
@@ -118,7 +119,7 @@ def parse_option_values(pairs: tuple[str, ...]) -> dict[str, object]:
 @click.option("--plain", is_flag=True,
               help="The line-by-line game instead of the full screen (also used when input or "
                    "output is not a terminal).")
-def play(game_name: str | None, players: int, preset: str | None, options: tuple[str, ...],
+def play(game_name: str | None, players: int | None, preset: str | None, options: tuple[str, ...],
          seed: int | None, bots: str | None, deals: int | None, name: str, save: Path | None,
          resume: Path | None, claim_seconds: float, bot_delay: float,
          bot_reaction: tuple[float, float], plain: bool) -> None:
@@ -152,6 +153,8 @@ def play(game_name: str | None, players: int, preset: str | None, options: tuple
         kinds = tuple(b.strip() for b in bots.split(",") if b.strip())
         if not kinds:
             raise click.BadParameter("name at least one bot", param_hint="--bots")
+    if players is None:
+        players = min(max(4, game.min_players), game.max_players)
     request = PlayRequest(game, players=players, preset=preset,
                           options=parse_option_values(options), seed=seed, bots=kinds,
                           deals=deals, name=name, save=save, resume=resume,

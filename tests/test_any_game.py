@@ -79,7 +79,7 @@ def test_a_kalookie_save_resumes_where_it_stopped(tmp_path: Path) -> None:
     assert verify_path(save).ok
     before = actions_of(save)
     assert len(before) > 12
-    again = hoola_play(["--resume", str(save), "--deals", "1"], tmp_path, "1\n" * 10 + "q\n")
+    again = hoola_play(["--resume", str(save)], tmp_path, "1\n" * 10 + "q\n")
     assert again.returncode == 0, again.stderr
     assert f"(resumed after {len(before)} moves)" in again.stdout
     after = actions_of(save)

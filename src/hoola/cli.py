@@ -87,90 +87,82 @@ def parse_option_values(pairs: tuple[str, ...]) -> dict[str, object]:
 
 
 @cli.command()
-@click.option("--players", "-p", default=4, show_default=True, type=click.IntRange(2, 7),
-              help="Players at the table, you included.")
-@click.option("--rules", "-r", "preset", default="pagat", show_default=True,
-              help="Rule preset: pagat, classic, rummy-rulebook, online, two-player, ...")
+@click.argument("game_name", metavar="[GAME]", required=False)
+@click.option("--players", "-p", default=None, type=click.IntRange(2, 10),
+              help="Players at the table, you included [default: 4, or as near as the game "
+                   "allows].")
+@click.option("--rules", "-r", "preset", default=None,
+              help="Rule preset (default: the game's first, pagat for hoola, british for "
+                   "kalookie; hoola rules lists them).")
 @click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
               help="Override one rule option, e.g. -o knock_limit=15 (repeatable).")
 @click.option("--seed", type=int, default=None, help="Seed for the shuffles (replayable games).")
-@click.option("--bots", default="greedy", show_default=True,
-              help="Opponents, comma-separated, used in turn: a bot kind (random, greedy, "
-                   "expert, ismcts) or a strength level (beginner, easy, medium, hard, master).")
-@click.option("--deals", default=1, show_default=True, type=click.IntRange(1, 1000),
-              help="Deals in the match.")
+@click.option("--bots", default=None,
+              help="Opponents, comma-separated, used in turn. Every game: random, expert (the "
+                   "game's own bot; random where it has none yet). Hoola also: greedy (its "
+                   "default), ismcts, and the levels beginner, easy, medium, hard, master.")
+@click.option("--deals", default=None, type=click.IntRange(1, 1000),
+              help="Deals to play [hoola: 1; other games: until the game's own end, such as "
+                   "Kalookie's pool being won].")
 @click.option("--name", default="You", show_default=True, help="Your name at the table.")
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Where to save the game record (default ~/.hoola/games/).")
 @click.option("--resume", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              default=None, help="Continue the match saved in this record.")
+              default=None, help="Continue the game saved in this record (of the game it names).")
 @click.option("--claim-seconds", default=5.0, show_default=True, type=click.FloatRange(0),
-              help="How long the Thank-you prompt waits for your claim (0: until you answer).")
+              help="How long a moment you may let pass waits for you: Hoola's Thank-you prompt, "
+                   "a Kalookie warning (0: until you answer).")
 @click.option("--bot-delay", default=0.6, show_default=True, type=click.FloatRange(0),
               help="Seconds a bot pauses before each move of its turn.")
 @click.option("--bot-reaction", default="0.8-1.5", show_default=True, metavar="S|LOW-HIGH",
               callback=lambda _c, _p, v: parse_seconds(v),
-              help="Seconds a bot takes to claim a discard (drawn anew each time from LOW-HIGH); "
-                   "claim quicker and the discard is yours under battle claims.")
+              help="Hoola: seconds a bot takes to claim a discard (drawn anew each time from "
+                   "LOW-HIGH); claim quicker and the discard is yours under battle claims.")
 @click.option("--plain", is_flag=True,
               help="The line-by-line game instead of the full screen (also used when input or "
                    "output is not a terminal).")
-def play(players: int, preset: str, options: tuple[str, ...], seed: int | None, bots: str,
-         deals: int, name: str, save: Path | None, resume: Path | None, claim_seconds: float,
-         bot_delay: float, bot_reaction: tuple[float, float], plain: bool) -> None:
-    """Play Hoola in the terminal against bots (full screen; --plain for line by line)."""
-    from hoola.bots import check_bot_kind
+def play(game_name: str | None, players: int | None, preset: str | None, options: tuple[str, ...],
+         seed: int | None, bots: str | None, deals: int | None, name: str, save: Path | None,
+         resume: Path | None, claim_seconds: float, bot_delay: float,
+         bot_reaction: tuple[float, float], plain: bool) -> None:
+    """Play GAME (default hoola; hoola play kalookie, ...) in the terminal against bots: full
+    screen, or line by line with --plain. Every game is saved after every move."""
     from hoola.core.errors import HoolaError
-    from hoola.games.hoola.rules import Rules
-    from hoola.terminal import run_terminal_game
+    from hoola.core.registry import get_game
+    from hoola.saves import game_of_save
+    from hoola.tui.front import PlayRequest, play_any
+    from hoola.tui.touches import touch_of
 
-    kinds = [b.strip() for b in bots.split(",") if b.strip()]
-    if not kinds:
-        raise click.BadParameter("name at least one bot", param_hint="--bots")
-    try:
-        for kind in kinds:
-            check_bot_kind(kind)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--bots") from exc
-    try:
-        rules = Rules.preset(preset, **parse_option_values(options))
-    except HoolaError as exc:
-        raise click.BadParameter(exc.message, param_hint="--rules/--option") from exc
-    from hoola.games.hoola.actions import NAME_RE
-    if not NAME_RE.match(name):
-        raise click.BadParameter("use letters, digits, _ and - only", param_hint="--name")
     if resume is not None and save is not None:
         raise click.UsageError("--save and --resume do not go together: a resumed game is saved "
                                "where it was")
-    full_screen = not plain and sys.stdin.isatty() and sys.stdout.isatty()
-    if full_screen:
+    if resume is not None:
         try:
-            from hoola.tui import run_tui
-        except ImportError as exc:
-            click.echo(f"The full-screen game needs Textual ({exc.name} is missing): "
-                       "pip install 'hoola[cli]'. Playing line by line.", err=True)
-            full_screen = False
+            saved_game = game_of_save(resume)
+        except HoolaError as exc:
+            raise click.ClickException(f"cannot resume {resume}: {exc.message}") from exc
+        if game_name is not None and game_name != saved_game:
+            raise click.UsageError(f"{resume} is a game of {saved_game}, not {game_name}")
+        game_name = saved_game
     try:
-        if full_screen:
-            session = run_tui(rules, players=players, bots=kinds, seed=seed, deals=deals,
-                              name=name, save=save, resume=resume, claim_seconds=claim_seconds,
-                              bot_delay=bot_delay, bot_reaction=bot_reaction)
-            path = session.path
-            click.echo(f"Game saved to {path} (check it with: hoola verify {path})")
-            if not session.is_over:
-                click.echo(f"Go on with: hoola play --resume {path}")
-            return
-        run_terminal_game(rules, players=players, bots=kinds, seed=seed, deals=deals, name=name,
-                          save=save, resume=resume, bot_reaction=bot_reaction)
+        game = get_game(game_name)
     except HoolaError as exc:
-        prefix = f"cannot resume {resume}: " if resume is not None else ""
-        raise click.ClickException(prefix + exc.message) from exc
-    except OSError as exc:
-        why = exc.strerror or str(exc)
-        if resume is not None and exc.filename == str(resume):
-            raise click.ClickException(f"cannot read {resume}: {why}") from exc
-        raise click.ClickException(f"cannot save the game to {resume or save or exc.filename}: "
-                                   f"{why}") from exc
+        if resume is not None:
+            raise click.ClickException(f"cannot resume {resume}: {exc.message}") from exc
+        raise click.BadParameter(exc.message, param_hint="GAME") from exc
+    kinds = None
+    if bots is not None:
+        kinds = tuple(b.strip() for b in bots.split(",") if b.strip())
+        if not kinds:
+            raise click.BadParameter("name at least one bot", param_hint="--bots")
+    if players is None:
+        players = min(max(4, game.min_players), game.max_players)
+    request = PlayRequest(game, players=players, preset=preset,
+                          options=parse_option_values(options), seed=seed, bots=kinds,
+                          deals=deals, name=name, save=save, resume=resume,
+                          claim_seconds=claim_seconds, bot_delay=bot_delay,
+                          bot_reaction=bot_reaction, plain=plain)
+    (touch_of(game.name).front_end or play_any)(request)
 
 
 def parse_seconds(text: str) -> tuple[float, float]:

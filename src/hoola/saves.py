@@ -26,13 +26,18 @@ from pathlib import Path
 from typing import Any, Self
 
 from hoola.core.errors import RecordError
+from hoola.core.game import Game, GameState
+from hoola.core.game import Match as AnyMatch
+from hoola.core.records import game_name_of, parse_toml, read_text
+from hoola.core.registry import get_game
 from hoola.games.hoola.match import Match
 from hoola.games.hoola.records import dumps, load, record_of, resume_match
 from hoola.games.hoola.rules import Rules
 from hoola.games.hoola.state import DealState
 
-__all__ = ["META", "MatchPlan", "SavedMatch", "default_save_path", "forget_if_empty",
-           "load_match", "write_atomically"]
+__all__ = ["META", "GamePlan", "MatchPlan", "SavedGame", "SavedMatch", "default_save_path",
+           "forget_if_empty", "game_of_save", "load_match", "plan_fields", "seats_of",
+           "write_atomically"]
 
 META = "# hoola play:"
 
@@ -80,8 +85,8 @@ def _flush_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def default_save_path(folder: Path | None = None) -> Path:
-    """A new file for a game: ``~/.hoola/games/hoola-<date>-<time>-<random>.toml``.
+def default_save_path(folder: Path | None = None, game: str = "hoola") -> Path:
+    """A new file for a game: ``~/.hoola/games/<game>-<date>-<time>-<random>.toml``.
 
     The file is created empty (exclusively, so two games started at the same moment never share
     one); the game's first save fills it.
@@ -90,7 +95,7 @@ def default_save_path(folder: Path | None = None) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     while True:
-        path = folder / f"hoola-{stamp}-{secrets.token_hex(2)}.toml"
+        path = folder / f"{game}-{stamp}-{secrets.token_hex(2)}.toml"
         try:
             with path.open("x", encoding="utf-8"):
                 return path
@@ -127,36 +132,51 @@ class MatchPlan:
         """
         from hoola.bots import BOTS
 
-        line = next((x for x in comment.splitlines() if x.startswith(META)), None)
-        if line is None:
+        fields = plan_fields(comment)
+        if fields is None:
             return cls(players[0], ("greedy",) * (len(players) - 1), 0)
-        fields: dict[str, str] = {}
-        for word in line[len(META):].split():
-            key, sep, value = word.partition("=")
-            if not sep:
-                raise RecordError(f"the '{META}' line has {word!r}, not key=value", "bad-plan")
-            fields[key] = value
-        missing = [k for k in ("you", "bots", "deals") if k not in fields]
-        if missing:
-            raise RecordError(f"the '{META}' line does not say {missing[0]}=", "bad-plan")
-        you = fields["you"]
-        if you not in players:
-            raise RecordError(f"the '{META}' line says you={you}, who is not a player",
-                              "bad-plan")
-        bots = tuple(fields["bots"].split(","))
-        unknown = [b for b in bots if b not in BOTS]
-        if unknown:
-            raise RecordError(f"the '{META}' line names an unknown bot {unknown[0]!r} (bots are "
-                              f"{', '.join(sorted(BOTS))})", "bad-plan")
-        if len(bots) != len(players) - 1:
-            count = f"{len(bots)} bot{'s' if len(bots) != 1 else ''}"
-            raise RecordError(f"the '{META}' line names {count} for {len(players) - 1} seats",
-                              "bad-plan")
+        you, bots = seats_of(fields, players, sorted(BOTS))
         deals = fields["deals"]
         if not deals.isdigit() or int(deals) < 1:
             raise RecordError(f"the '{META}' line says deals={deals}, not a number of deals",
                               "bad-plan")
         return cls(you, bots, int(deals))
+
+
+def plan_fields(comment: str) -> dict[str, str] | None:
+    """The ``key=value`` words of a record's ``# hoola play:`` line (None when it has none); a
+    RecordError when a word is not key=value or you=, bots= or deals= is missing."""
+    line = next((x for x in comment.splitlines() if x.startswith(META)), None)
+    if line is None:
+        return None
+    fields: dict[str, str] = {}
+    for word in line[len(META):].split():
+        key, sep, value = word.partition("=")
+        if not sep:
+            raise RecordError(f"the '{META}' line has {word!r}, not key=value", "bad-plan")
+        fields[key] = value
+    missing = [k for k in ("you", "bots", "deals") if k not in fields]
+    if missing:
+        raise RecordError(f"the '{META}' line does not say {missing[0]}=", "bad-plan")
+    return fields
+
+
+def seats_of(fields: dict[str, str], players: Sequence[str],
+             kinds: Sequence[str]) -> tuple[str, tuple[str, ...]]:
+    """The person and the bots (one a seat, of ``kinds``) a plan line names, checked."""
+    you = fields["you"]
+    if you not in players:
+        raise RecordError(f"the '{META}' line says you={you}, who is not a player", "bad-plan")
+    bots = tuple(fields["bots"].split(","))
+    unknown = [b for b in bots if b not in kinds]
+    if unknown:
+        raise RecordError(f"the '{META}' line names an unknown bot {unknown[0]!r} (bots are "
+                          f"{', '.join(kinds)})", "bad-plan")
+    if len(bots) != len(players) - 1:
+        count = f"{len(bots)} bot{'s' if len(bots) != 1 else ''}"
+        raise RecordError(f"the '{META}' line names {count} for {len(players) - 1} seats",
+                          "bad-plan")
+    return you, bots
 
 
 def load_match(path: Path, *, seed: int | None = None) -> tuple[Match, MatchPlan]:
@@ -282,3 +302,152 @@ class SavedMatch:
         record = record_of(self.match.deals, rules=self.rules, totals=totals,
                            comment=self.plan.comment())
         write_atomically(self.path, dumps(record))
+
+
+# -- any game -------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class GamePlan:
+    """The plan of a game of any kind: the person, the bots by seat, and how many deals (None:
+    until the game's own end, such as Kalookie's pool being won)."""
+
+    you: str
+    bots: tuple[str, ...]
+    deals: int | None
+
+    def comment(self) -> str:
+        """The plan as the record's first comment line (without the ``#``)."""
+        deals = "end" if self.deals is None else str(self.deals)
+        return f"{META[2:]} you={self.you} bots={','.join(self.bots)} deals={deals}"
+
+    @classmethod
+    def from_text(cls, text: str, players: Sequence[str]) -> GamePlan:
+        """The plan a record's ``# hoola play:`` line names; without one, its first player
+        against random bots until the game's end. A wrong line raises a RecordError."""
+        from hoola.live import BOT_KINDS
+
+        fields = plan_fields("\n".join(x for x in text.splitlines() if x.startswith("#")))
+        if fields is None:
+            return cls(players[0], ("random",) * (len(players) - 1), None)
+        you, bots = seats_of(fields, players, BOT_KINDS)
+        deals = fields["deals"]
+        if deals == "end":
+            return cls(you, bots, None)
+        if not deals.isdigit() or not 1 <= int(deals) <= 1000:
+            raise RecordError(f"the '{META}' line says deals={deals}, not a number of deals "
+                              "(1 to 1000) or end", "bad-plan")
+        return cls(you, bots, int(deals))
+
+
+def game_of_save(path: Path) -> str:
+    """The name of the game a saved record holds (a RecordError when it cannot be read)."""
+    return game_name_of(parse_toml(read_text(path)))
+
+
+class SavedGame:
+    """A game of any registered kind between one person and bots, saved to ``path`` after every
+    move through the game's own records (:meth:`~hoola.core.game.Game.record_text`).
+
+    Start with :meth:`new` or :meth:`resume`; play each deal from :meth:`next_deal`, calling
+    :meth:`moved` after every action.
+    """
+
+    def __init__(self, game: Game, match: AnyMatch, plan: GamePlan, path: Path, *, seed: int,
+                 preset: str) -> None:
+        self.game = game
+        self.match = match
+        self.plan = plan
+        self.path = path
+        self.seed = seed
+        self.preset = preset
+        self.names = tuple(match.names)
+        self.person = self.names.index(plan.you)
+        kinds = iter(plan.bots)
+        self.kinds = ["you" if q == self.person else next(kinds) for q in range(len(self.names))]
+        self.save_problem: str | None = None
+        # Deals already folded into the score (a resumed game counts its finished deals).
+        self.counted = {id(s) for s in match.deals if s.is_over}
+
+    @classmethod
+    def new(cls, game: Game, *, preset: str | None = None,
+            options: dict[str, Any] | None = None, players: int = 4,
+            bots: Sequence[str] = ("random",), seed: int | None = None,
+            deals: int | None = None, name: str = "You", path: Path) -> SavedGame:
+        """A new game, its first deal dealt and saved: the person in the first seat, bots named
+        after their kind. Raises a HoolaError for rules or names the game refuses, and
+        ``OSError`` if the game cannot be saved at ``path``."""
+        seed = seed if seed is not None else random.randrange(2**31)
+        preset = preset or game.default_preset
+        rules = game.rules(preset, options or {})
+        kinds = tuple(bots[i % len(bots)] for i in range(players - 1))
+        names = [name] + [f"{kind.capitalize()}{i}" for i, kind in enumerate(kinds, 1)]
+        saved = cls(game, game.new_match(rules, names, seed=seed), GamePlan(name, kinds, deals),
+                    path, seed=seed, preset=preset)
+        saved.match.new_deal()
+        saved.save()  # a game that cannot be saved does not start
+        return saved
+
+    @classmethod
+    def resume(cls, path: Path, *, seed: int | None = None) -> SavedGame:
+        """The game saved at ``path`` (of the game its record names), its unfinished deal
+        continued where it stopped. Raises a RecordError if it cannot be resumed."""
+        text = read_text(path)
+        data = parse_toml(text)
+        game = get_game(game_name_of(data))
+        seed = seed if seed is not None else random.randrange(2**31)
+        match = game.resume(text, seed=seed)
+        plan = GamePlan.from_text(text, match.names)
+        if plan.deals is not None and len(match.deals) > plan.deals:
+            raise RecordError(f"the record holds {len(match.deals)} deals, more than the "
+                              f"{plan.deals} of its game", "bad-plan")
+        preset = data.get("rules", game.default_preset)
+        return cls(game, match, plan, path, seed=seed,
+                   preset=preset if isinstance(preset, str) else game.default_preset)
+
+    @property
+    def deal_number(self) -> int:
+        """The number of the deal being played (or last played), from 1."""
+        return max(len(self.match.deals), 1)
+
+    @property
+    def finished_deals(self) -> int:
+        """How many deals are over."""
+        return sum(1 for s in self.match.deals if s.is_over)
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has reached its own end, or the number of deals planned."""
+        planned = self.plan.deals is not None and self.finished_deals >= self.plan.deals
+        return planned or self.match.is_over
+
+    def next_deal(self) -> GameState:
+        """The unfinished deal, or a new one dealt (and saved)."""
+        deals = self.match.deals
+        if deals and not deals[-1].is_over:
+            return deals[-1]
+        state = self.match.new_deal()
+        self.moved(state)
+        return state
+
+    def moved(self, state: GameState) -> str | None:
+        """After an action on ``state``: fold a finished deal into the score, and save. Returns
+        a sentence for the person when saving starts failing (the last save is kept) or works
+        again."""
+        if state.is_over and id(state) not in self.counted:
+            self.counted.add(id(state))
+            self.match.finish_deal()
+        was = self.save_problem
+        try:
+            self.save()
+        except OSError as exc:
+            self.save_problem = f"The game cannot be saved to {self.path} " \
+                                f"({exc.strerror or exc}); the last save is kept, and saving " \
+                                "is tried again after every move."
+            return self.save_problem if was is None else None
+        self.save_problem = None
+        return f"The game is saved again to {self.path}." if was is not None else None
+
+    def save(self) -> None:
+        """Write the record of the game so far (``hoola verify`` accepts it), all at once."""
+        if self.match.deals:
+            write_atomically(self.path, self.game.record_text(self.match, self.plan.comment()))

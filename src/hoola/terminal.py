@@ -25,6 +25,7 @@ from hoola.games.hoola.text import (
     stakes,
 )
 from hoola.games.hoola.views import View
+from hoola.plain import move_number, no_such_move
 from hoola.play import LiveWindow, Player, play_deal
 from hoola.saves import SavedMatch, default_save_path, forget_if_empty
 
@@ -136,11 +137,11 @@ class TerminalPlayer:
             if key == "t":
                 self.show(view)
                 continue
-            if line.isdigit():
-                k = int(line)
+            k = move_number(line)
+            if k is not None:
                 if 1 <= k <= len(moves):
                     return moves[k - 1]
-                self.say(f"There is no move {k}: choose 1 to {len(moves)}.")
+                self.say(no_such_move(line, len(moves)))
                 continue
             try:
                 action = parse_action(f"{view.names[view.player]} {line}", view.names)

@@ -152,6 +152,11 @@ class Match(Protocol):
     names: tuple[str, ...]
 
     @property
+    def deals(self) -> Sequence[GameState]:
+        """The deals dealt so far, in order; the last may still be in play."""
+        ...
+
+    @property
     def is_over(self) -> bool:
         """Whether the game has reached its own end (the pool won, a target reached)."""
         ...
@@ -249,6 +254,20 @@ class Game(Protocol):
 
     def format_action(self, action: Any, names: Sequence[str]) -> str:
         """An action in record notation with these player names."""
+    def record_text(self, match: Any, comment: str = "") -> str:
+        """The match so far as the text of a record that ``hoola verify`` accepts.
+
+        Every deal is written, an unfinished last one too (its actions so far); ``comment``'s
+        lines head the file as TOML comments (``# ...``), where a front end keeps its own notes.
+        """
+        ...
+
+    def resume(self, text: str, *, seed: int | None = None) -> Match:
+        """The match a record's text holds, to play on: finished deals counted, an unfinished
+        last deal continued where it stopped, later deals shuffled from ``seed``.
+
+        A record that does not replay raises :class:`~hoola.core.errors.RecordError`.
+        """
         ...
 
     def verify_record(self, data: dict[str, Any], text: str = "") -> list[str]:

@@ -1,31 +1,50 @@
-"""The full-screen terminal game (Textual): ``hoola play``.
+"""The full-screen terminal games (Textual): ``hoola play``.
 
-Needs the ``cli`` extra (Textual). :func:`run_tui` starts a new match or resumes a saved one.
+Hoola has its own (:class:`HoolaApp`, :func:`run_tui`); every other registered game is drawn by
+the generic app (:mod:`hoola.tui.table_app`) from its table as data, with the small touches of
+:mod:`hoola.tui.touches`. Needs the ``cli`` extra (Textual), which is imported only when a screen
+opens: the plain game and :mod:`hoola.tui.touches` work without it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from hoola.games.hoola.rules import Rules
-from hoola.saves import default_save_path, forget_if_empty
-from hoola.tui.app import HoolaApp
 from hoola.tui.session import REACTION, Session
 
+if TYPE_CHECKING:
+    from hoola.games.hoola.rules import Rules
+    from hoola.tui.app import HoolaApp
+
 __all__ = ["HoolaApp", "Session", "run_tui"]
+
+
+def __getattr__(name: str) -> Any:
+    """``HoolaApp``, imported when first asked for (it needs Textual)."""
+    if name == "HoolaApp":
+        from hoola.tui.app import HoolaApp
+
+        return HoolaApp
+    raise AttributeError(f"module 'hoola.tui' has no attribute {name!r}")
 
 
 def run_tui(rules: Rules | None = None, *, players: int = 4, bots: Sequence[str] = ("greedy",),
             seed: int | None = None, deals: int = 1, name: str = "You", save: Path | None = None,
             resume: Path | None = None, claim_seconds: float = 5.0, bot_delay: float = 0.6,
             bot_reaction: tuple[float, float] = REACTION) -> Session:
-    """Play a match full screen (or resume the one saved at ``resume``); return its session
-    (``session.path`` is the saved record, ``session.is_over`` whether the match is finished).
+    """Play a Hoola match full screen (or resume the one saved at ``resume``); return its
+    session (``session.path`` is the saved record, ``session.is_over`` whether the match is
+    finished).
 
     Raises :class:`~hoola.core.errors.RecordError` for a save that cannot be resumed and ``OSError``
     when the game cannot be saved, before the screen opens.
     """
+    from hoola.games.hoola.rules import Rules
+    from hoola.saves import default_save_path, forget_if_empty
+    from hoola.tui.app import HoolaApp
+
     options = {"bot_delay": bot_delay, "reaction": bot_reaction}
     if resume is not None:
         session = Session.resume(resume, seed=seed, **options)

@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from hoola.core.errors import RulesError
+from hoola.core.errors import RecordError, RulesError
 from hoola.core.game import OptionInfo, Player, PresetInfo
 from hoola.games.hoola.match import Match
 from hoola.games.hoola.rules import OPTION_DOCS, PRESET_DOCS, Rules
@@ -84,6 +84,23 @@ class HoolaGame:
         from hoola.games.hoola.actions import format_action
 
         return format_action(action, names)
+    def record_text(self, match: Any, comment: str = "") -> str:
+        """The match so far (a :class:`Match`) as a record's text, ``comment`` heading it; the
+        totals are written once a deal has been counted."""
+        from hoola.games.hoola.records import dumps, record_of
+
+        header = "".join(f"# {line}".rstrip() + "\n" for line in comment.splitlines())
+        totals = match.totals if match.counted else None
+        return dumps(record_of(match.deals, rules=match.rules, totals=totals, comment=header))
+
+    def resume(self, text: str, *, seed: int | None = None) -> Match:
+        """The match a record's text holds, its unfinished deal continued where it stopped."""
+        from hoola.games.hoola.records import loads, resume_match
+
+        record = loads(text)
+        if not record.deals:
+            raise RecordError("cannot resume the match: the record holds no deal", "bad-record")
+        return resume_match(record, seed=seed)
 
     def verify_record(self, data: dict[str, Any], text: str = "") -> list[str]:
         """The problems of a Hoola record's parsed TOML (none when it verifies)."""

@@ -125,6 +125,17 @@ class KalookieGame:
         from hoola.games.kalookie.actions import format_action
 
         return format_action(action, names)
+    def record_text(self, match: Any, comment: str = "") -> str:
+        """The game so far (a :class:`Match`) as a record's text, ``comment`` heading it."""
+        from hoola.games.kalookie.records import dumps, record_of
+
+        return dumps(record_of(match), comment=comment)
+
+    def resume(self, text: str, *, seed: int | None = None) -> Match:
+        """The game a record's text holds, its unfinished hand continued where it stopped."""
+        from hoola.games.kalookie.records import resume
+
+        return resume(text, seed=seed)
 
     def verify_record(self, data: dict[str, Any], text: str = "") -> list[str]:
         """What differs between a Kalookie record (its parsed TOML) and the engine; [] when ok."""

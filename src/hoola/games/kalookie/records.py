@@ -38,7 +38,8 @@ from hoola.games.kalookie.rules import Rules
 from hoola.games.kalookie.scoring import END_KINDS
 from hoola.games.kalookie.state import DealState
 
-__all__ = ["FORMAT", "GAME", "check", "dumps", "loads", "record_of", "start_deal", "verify"]
+__all__ = ["FORMAT", "GAME", "check", "dumps", "loads", "record_of", "resume", "start_deal",
+           "verify"]
 
 FORMAT = "hoola-record/1"
 GAME = "kalookie"
@@ -322,6 +323,34 @@ def _compare_match(expected: dict[str, Any], match: Match, players: Sequence[str
         if named != expected["winner"]:
             problems.append(f"match winner is {named}, record says {expected['winner']}")
     return problems
+
+
+def resume(text: str, *, seed: int | None = None) -> Match:
+    """The game a record's text holds, to play on: finished hands folded into the score, an
+    unfinished last hand continued where it stopped, later hands shuffled from ``seed``.
+
+    Raises :class:`~hoola.core.errors.RecordError` naming what does not replay.
+    """
+    data = loads(text)
+    rules, players = check(data)
+    deals = data.get("deal", [])
+    if not deals:
+        raise RecordError("cannot resume the game: the record holds no hand", "bad-record")
+    match = Match(rules, players, seed=seed)
+    for i, d in enumerate(deals, 1):
+        prefix = f"deal {i}: "
+        if "illegal" in d.get("result", {}):
+            raise RecordError(f"cannot resume the game: {prefix}it ends with an action that "
+                              "must be refused", "bad-record")
+        problems = _replay_deal(match, d, players, prefix)
+        if problems:
+            raise RecordError(f"cannot resume the game: {problems[0]}", "bad-record")
+        if match.deals[-1].is_over:
+            match.finish_deal()
+        elif i < len(deals):
+            raise RecordError(f"cannot resume the game: {prefix}the hand has not ended, yet "
+                              "another follows", "bad-record")
+    return match
 
 
 # -- writing --------------------------------------------------------------------------------------

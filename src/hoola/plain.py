@@ -1,0 +1,261 @@
+"""The line-by-line game for any registered game: the table printed from ``view.table()``, the
+legal moves numbered, a move typed by its number or in the game's notation.
+
+Hoola keeps its own plain game (:mod:`hoola.terminal`); every other game plays here with no code
+of its own. The game is saved after every move (:class:`~hoola.saves.SavedGame`).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from hoola.core.errors import HoolaError
+from hoola.core.game import GameState, Player
+from hoola.live import make_bot, play_hand
+from hoola.saves import SavedGame
+from hoola.tabletext import hand_of, plural, score_lines, sorted_cards, table_lines
+
+__all__ = ["HELP", "Notation", "PlainPerson", "Quit", "choose", "last_move", "move_number",
+           "no_such_move", "run_plain_game"]
+
+HELP = """Type the number of a move, or the move itself as the list writes it (for example:
+draw, discard Kd). Enter lets a moment pass when you may pass. Other keys:
+  s  sort your hand by suit / by rank      t  show the table again
+  h  this help                             q  quit (the game so far is saved)"""
+
+
+class Quit(Exception):
+    """The person asked to leave the game."""
+
+
+@dataclass(frozen=True, slots=True)
+class Notation:
+    """What a person's seat may ask of the deal besides its view: the moves' notation, and why a
+    typed move is refused (the engine's own sentence). It reveals nothing hidden."""
+
+    format: Callable[[Any], str]
+    parse: Callable[[str], Any]
+    verify: Callable[[Any], None]
+
+    @classmethod
+    def of(cls, state: GameState) -> Notation:
+        """The notation of ``state``'s deal."""
+        return cls(state.format, state.parse, state.verify)
+
+
+def move_label(notation: Notation, action: Any, me: str) -> str:
+    """A move as the person types it: its notation without their own name."""
+    text = notation.format(action)
+    return text[len(me) + 1:] if text.startswith(me + " ") else text
+
+
+def move_number(line: str) -> int | None:
+    """The number a typed line names, or None when it is not one (``²`` is not: only decimal
+    digits are); a number too long to be a move's is returned as one past any list.
+
+    >>> move_number("3"), move_number("２"), move_number("²"), move_number("9" * 5000)
+    (3, 2, None, 1000000000)
+    """
+    if not line.isdecimal():
+        return None
+    return int(line) if len(line) <= 9 else 10**9
+
+
+def no_such_move(line: str, count: int) -> str:
+    """The one line saying a typed number names no move (a long number cut short)."""
+    shown = line if len(line) <= 9 else line[:6] + "..."
+    return f"There is no move {shown}: choose 1 to {count}." if count else \
+        "There is no move to choose now."
+
+
+def choose(line: str, view: Any, notation: Notation, me: str) -> tuple[Any | None, str | None]:
+    """The move a typed line names (its number, or its notation), or why there is none.
+
+    A move the game accepts though it is not listed (Kalookie lists melds with at most two
+    jokers) is taken too; one it refuses gets the game's reason, in one line.
+    """
+    moves = list(view.legal)
+    k = move_number(line)
+    if k is not None:
+        if 1 <= k <= len(moves):
+            return moves[k - 1], None
+        return None, no_such_move(line, len(moves))
+    try:
+        action = notation.parse(f"{me} {line}")
+    except HoolaError as exc:
+        reason = exc.message.split("': ", 1)[-1].rstrip(".")
+        return None, f"Cannot read {line!r}: {reason}."
+    if action in moves:
+        return action, None
+    typed = notation.format(action)
+    same = next((m for m in moves if notation.format(m) == typed), None)
+    if same is not None:
+        return same, None
+    try:
+        notation.verify(action)
+    except HoolaError as exc:
+        return None, f"Not now: {exc.message.rstrip('.')}."
+    except Exception:  # an action the engine cannot even check is not a move
+        return None, f"Not now: {line!r} is not a move."
+    return action, None
+
+
+class PlainPerson:
+    """A person at a terminal: the table, the numbered moves, a typed choice."""
+
+    def __init__(self, read: Callable[[str], str] | None = None, out: TextIO | None = None,
+                 name: str = "You") -> None:
+        self.read = read or input
+        self.out = out or sys.stdout
+        self.name = name
+        self.by_rank = False
+        self.notation: Notation | None = None
+        self.hand: Counter[str] = Counter()  # the hand when last asked: what is new after
+
+    def say(self, text: str = "") -> None:
+        """Print one line to the person."""
+        print(text, file=self.out, flush=True)
+
+    def show(self, view: Any) -> None:
+        """The whole table as the person's view shows it."""
+        self.say("")
+        for line in table_lines(view.table(), view.player, self.by_rank):
+            self.say(line)
+
+    def act(self, view: Any) -> Any | None:
+        """Ask for a move until a legal one (or a pass, or quit) is given."""
+        if not view.legal:
+            return None
+        assert self.notation is not None, "the seat is given the deal's notation first"
+        table = view.table()
+        mine = hand_of(table, view.player)
+        self.hand = Counter(mine.cards or ()) if mine is not None else Counter()
+        self.show(view)
+        moves = list(view.legal)
+        for i, action in enumerate(moves, 1):
+            self.say(f"  {i:2}. {move_label(self.notation, action, self.name)}")
+        if view.can_pass:
+            self.say("   Enter. let it pass")
+        while True:
+            try:
+                line = self.read("Pass? " if view.can_pass else "Your move: ").strip()
+            except EOFError as exc:
+                raise Quit from exc
+            key = line.lower()
+            if not line:
+                if view.can_pass:
+                    return None
+                continue
+            if key in ("q", "quit", "exit"):
+                raise Quit
+            if key in ("h", "help", "?"):
+                self.say(HELP)
+            elif key == "s":
+                self.by_rank = not self.by_rank
+                if mine is not None:
+                    cards = sorted_cards(mine.cards or (), self.by_rank)
+                    self.say(f"{mine.label}: {' '.join(cards)}")
+            elif key == "t":
+                self.show(view)
+            else:
+                action, problem = choose(line, view, self.notation, self.name)
+                if action is not None:
+                    return action
+                self.say(problem or "That is not a move now.")
+
+    def news(self, view: Any) -> str | None:
+        """The cards new in the person's hand since they last chose (a draw's card)."""
+        mine = hand_of(view.table(), view.player)
+        if mine is None or mine.cards is None:
+            return None
+        new = Counter(mine.cards) - self.hand
+        self.hand = Counter(mine.cards)
+        return " ".join(sorted_cards(new.elements())) if new else None
+
+
+def last_move(view: Any) -> str | None:
+    """The newest move of the deal as this seat may know it (the table's log)."""
+    log = view.table().log
+    return log[-1] if log else None
+
+
+def run_plain_game(saved: SavedGame, *, read: Callable[[str], str] | None = None,
+                   out: TextIO | None = None, notes: Sequence[str] = ()) -> Path:
+    """Play ``saved`` line by line until its end or until the person leaves; return the path
+    of its record, saved after every move."""
+    names, me = saved.names, saved.person
+    person = PlainPerson(read, out, names[me])
+    seats: list[Player] = []
+    told = list(notes)
+    for q, kind in enumerate(saved.kinds):
+        if q == me:
+            seats.append(person)
+            continue
+        bot, note = make_bot(saved.game, kind, saved.seed + q)
+        seats.append(bot)
+        if note is not None and note not in told:
+            told.append(note)
+    for note in told:
+        person.say(note)
+    person.say(f"{saved.game.title}, {saved.preset} rules, {len(names)} players: "
+               f"{', '.join(names)}. Seed {saved.seed}. Type h for help.")
+
+    def announce(state: GameState, record: Any) -> None:
+        problem = saved.moved(state)
+        if problem is not None:
+            person.say(problem)
+        view = state.view(me)
+        if getattr(record, "player", None) == me:
+            new = person.news(view)
+            if new:
+                person.say(f"New in your hand: {new}")
+            return
+        line = last_move(view)
+        person.say(f"  {line}" if line else f"  {names[record.player]} moved")
+
+    if saved.is_over:
+        person.say("This game is over.")
+        _scoreboard(person, saved)
+    try:
+        while not saved.is_over:
+            state = saved.next_deal()
+            planned = f" of {saved.plan.deals}" if saved.plan.deals is not None else ""
+            person.say("")
+            person.say(f"=== Hand {saved.deal_number}{planned} ===")
+            if state.history:
+                person.say(f"(resumed after {len(state.history)} moves)")
+            person.notation = Notation.of(state)
+            play_hand(state, seats, on_action=announce)
+            person.say("")
+            person.say("--- The hand is over ---")
+            for line in table_lines(state.view(me).table(), me, person.by_rank):
+                person.say(line)
+            _scoreboard(person, saved)
+    except (Quit, KeyboardInterrupt):  # q, the end of input, or Ctrl+C: all leave the same way
+        person.say("")
+        person.say("You left the game.")
+    finally:
+        if saved.save_problem is None:
+            person.say(f"Game saved to {saved.path} (check it with: hoola verify {saved.path})")
+        else:
+            person.say(saved.save_problem)
+    if not saved.is_over:
+        person.say(f"Go on with: hoola play --plain --resume {saved.path}")
+    return saved.path
+
+
+def _scoreboard(person: PlainPerson, saved: SavedGame) -> None:
+    board = saved.match.scoreboard()
+    person.say(f"Score after {plural(saved.finished_deals, 'hand')}:")
+    for line in score_lines(board):
+        person.say(f"  {line}")
+    extra = [z.label for z in board.zones if z.label]
+    if board.moment.prompt:
+        extra.append(board.moment.prompt)
+    if extra:
+        person.say("  " + " · ".join(extra))

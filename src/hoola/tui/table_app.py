@@ -1,0 +1,521 @@
+"""The full-screen game for any registered game, drawn from ``view.table()``: the seats, the
+middle of the table, your hand (pick cards with keys or clicks), your legal moves as a list that
+narrows to the moves using the picked cards, the log, and the score between hands.
+
+A game's touches (:mod:`hoola.tui.touches`) may group the hand and add a note beside it; nothing
+else here knows any game. The deal runs in a worker thread (:mod:`hoola.tui.table_session`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+import time
+from collections import Counter
+from collections.abc import Callable
+from functools import partial
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import events, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import OptionList, RichLog, Static
+from textual.widgets.option_list import Option
+
+from hoola.core.table import Table
+from hoola.plain import move_label
+from hoola.saves import SavedGame
+from hoola.tabletext import hand_of, sorted_cards
+from hoola.tui.screens import LeaveScreen, LogScreen
+from hoola.tui.table_screens import HandOverScreen, TableHelpScreen
+from hoola.tui.table_session import Question, ScreenSeat, TableSession
+from hoola.tui.table_widgets import CARD_KEYS, HandView, SeatsView, card_of, middle_line, words
+from hoola.tui.touches import touch_of
+
+__all__ = ["TableApp", "run_table_app", "uses"]
+
+WIDE = 120  # columns from which the log sits beside the table
+FACES = (100, 32)  # columns and lines from which the hand is drawn as card faces
+
+CSS = """
+Screen { layout: horizontal; }
+#main { width: 1fr; height: 100%; }
+#side { display: none; width: 44; height: 100%; border-left: solid $primary-darken-2; }
+Screen.wide #side { display: block; }
+Screen.wide #log { display: none; }
+#header { height: 1; background: $boost; }
+SeatsView { height: auto; max-height: 12; overflow-y: auto; }
+#middle { height: auto; max-height: 4; padding: 0 1; }
+HandView { height: 3; }
+Screen.faces HandView { height: 5; }
+#bottom { height: 1fr; min-height: 3; }
+#moves { width: 1fr; height: 100%; border: none; border-top: solid $primary-darken-2;
+    padding: 0; }
+#moves:focus { border: none; border-top: solid $primary; }
+#log { width: 1fr; height: 100%; border-left: solid $primary-darken-2;
+    border-top: solid $primary-darken-2; }
+#keys { dock: bottom; height: 1; background: $boost; }
+#hand-over, #leave { width: 90; max-width: 100%; height: auto; max-height: 100%;
+    background: $panel; border: thick $success; padding: 0 1; }
+#hand-over VerticalScroll { height: auto; max-height: 20; }
+#help { width: 90; max-width: 100%; height: auto; max-height: 100%; background: $panel;
+    border: thick $primary; padding: 0 1; }
+#log-screen { width: 100; max-width: 100%; height: 90%; background: $panel;
+    border: thick $primary; padding: 0 1; }
+HandOverScreen, LeaveScreen, TableHelpScreen, LogScreen { align: center middle; }
+"""
+
+PASS = "pass"  # the option id of "let it pass"
+
+
+class FromWorker(Message):
+    """Something the deal's worker asks the screen to do."""
+
+    def __init__(self, call: Callable[[], None]) -> None:
+        super().__init__()
+        self.call = call
+
+
+def uses(label: str, picked: Counter[str]) -> bool:
+    """Whether a move's notation uses every picked card (a joker standing for a card counts as
+    the joker it is).
+
+    >>> uses("meld 7h JK=8h 9h", Counter(["JK", "7h"])), uses("discard 7h", Counter(["7h", "7h"]))
+    (True, False)
+    """
+    have = Counter(w.split("=", 1)[0].lower() for w in label.split() if card_of(w) is not None)
+    return all(have[card.lower()] >= n for card, n in picked.items())
+
+
+class TableApp(App[str]):
+    """Any game against bots, full screen. ``claim_seconds`` is how long a moment the person may
+    let pass waits (0: until they answer), by ``clock``; the result is the saved record's path."""
+
+    CSS = CSS
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *[Binding(key, f"pick({i})", show=False) for i, key in enumerate(CARD_KEYS)],
+        Binding("escape", "clear_or_pass", show=False), Binding("s", "sort", show=False),
+        Binding("l", "log", show=False), Binding("question_mark,f1", "help", show=False),
+        Binding("q", "quit", show=False),
+        Binding("ctrl+c", "leave_now", show=False, priority=True),
+    ]
+
+    def __init__(self, session: TableSession, *, claim_seconds: float = 5.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self.session = session
+        self.saved: SavedGame = session.saved
+        self.touch = touch_of(self.saved.game.name)
+        self.title = self.saved.game.title
+        self.claim_seconds = claim_seconds
+        self.clock = clock
+        self.person = ScreenSeat(self._ask_from_worker)
+        self.view: Any = None
+        self.table: Table | None = None
+        self.board: Table | None = None
+        self.question: Question | None = None
+        self.picked: set[int] = set()
+        self.sorts = ("groups", "suit", "rank") if self.touch.groups else ("suit", "rank")
+        self.sort = self.sorts[0]
+        self.new: Counter[str] = Counter()
+        self.hand_before: Counter[str] | None = None
+        self.lines: list[Text] = []
+        self.listed: list[Any] = []  # the actions in the list, in its order (None: a pass)
+        self.message = Text("")
+        self.deadline: float | None = None
+        self.last_tick = clock()
+        self.hands_played = 0  # hands whose end was shown (tests wait on it)
+
+    # -- layout -------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        """Header, seats, the middle, the hand, moves and log, keys (the log beside, if wide)."""
+        with Vertical(id="main"):
+            yield Static(id="header")
+            yield SeatsView()
+            yield Static(id="middle")
+            yield HandView()
+            with Horizontal(id="bottom"):
+                yield OptionList(id="moves")
+                yield RichLog(id="log", wrap=True, min_width=20)
+            yield Static(id="keys")
+        with Vertical(id="side"):
+            yield Static(Text(" The hand", style="bold"))
+            yield RichLog(id="side-log", wrap=True, min_width=20)
+
+    def on_mount(self) -> None:
+        """Start (or continue) the game."""
+        self.set_interval(0.1, self._tick)
+        self._fit(self.size.width, self.size.height)
+        saved = self.saved
+        self._say_title()
+        self._on_signals(True)
+        self._fill_moves()
+        if saved.is_over and saved.match.deals:
+            # A finished game was resumed: show how it ended rather than deal again.
+            last = saved.match.deals[-1].view(saved.person)
+            self.board = saved.match.scoreboard()
+            self._show(last)
+            self._hand_over(last, self.board)
+        else:
+            self._play()
+
+    def _say_title(self) -> None:
+        saved = self.saved
+        self._say(Text(f"{saved.game.title}, {saved.preset} rules. Press ? for help.",
+                       style="bold"))
+        for note in self.session.notes:
+            self._say(Text(note, style="bold #ffaf5f"))
+
+    def on_unmount(self) -> None:
+        """Leaving by any way ends the deal's worker (the record is saved after every move)."""
+        self._on_signals(False)
+        self.session.stop()
+        self.person.stop()
+
+    def _on_signals(self, listen: bool) -> None:
+        """A kill (SIGTERM) or a closed terminal (SIGHUP) leaves as q does."""
+        loop = asyncio.get_running_loop()
+        for name in ("SIGTERM", "SIGHUP"):
+            signum = getattr(signal, name, None)
+            if signum is None:
+                continue
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                if listen:
+                    loop.add_signal_handler(signum, self._leave)
+                else:
+                    loop.remove_signal_handler(signum)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """The log beside the table when wide; card faces in the hand when there is room."""
+        self._fit(event.size.width, event.size.height)
+
+    def _fit(self, width: int, height: int) -> None:
+        self.screen.set_class(width >= WIDE, "wide")
+        self.screen.set_class(width >= FACES[0] and height >= FACES[1], "faces")
+        if self.view is not None:
+            self._show(self.view)
+
+    # -- the deal's worker --------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="deal")
+    def _play(self) -> None:
+        me = self.saved.person
+        state = self.session.play(self.person, partial(self._later, self._started),
+                                  partial(self._later, self._acted),
+                                  partial(self._later, self._news))
+        if state is not None:
+            self._later(self._hand_over, state.view(me), self.saved.match.scoreboard())
+
+    def _later(self, call: Callable[..., None], *args: Any) -> None:
+        # Posting never blocks the worker, even while the app is closing; messages keep order.
+        self.post_message(FromWorker(partial(call, *args)))
+
+    def on_from_worker(self, message: FromWorker) -> None:
+        """Do on the screen's thread what the worker asked for."""
+        message.call()
+
+    def _ask_from_worker(self, question: Question) -> None:
+        self._later(self._ask, question)
+
+    def _started(self, view: Any) -> None:
+        for log in self.query(RichLog):
+            log.clear()
+        self.lines = []
+        self._say_title()
+        self.new = Counter()
+        self.board = self.saved.match.scoreboard()
+        planned = f" of {self.saved.plan.deals}" if self.saved.plan.deals is not None else ""
+        self._say(Text(f"Hand {self.saved.deal_number}{planned}", style="bold"))
+        table = view.table()
+        if table.log and self.saved.match.deals[-1].history:
+            self._say(Text("(resumed: the last moves)", style="dim"))
+            for line in table.log:
+                self._say(words(line))
+        self._show(view)
+
+    def _acted(self, view: Any, line: str | None, mine: bool) -> None:
+        if line:
+            self._say(words(line))
+        if mine and self.hand_before is not None:
+            zone = hand_of(view.table(), view.player)
+            self.new = Counter(zone.cards or ()) - self.hand_before if zone is not None \
+                else Counter()
+            self.hand_before = None
+        self._show(view)
+
+    def _news(self, text: str) -> None:
+        self._say(Text(text, style="bold red"))
+        self._tell(Text(text, style="bold red"))
+
+    def _ask(self, question: Question) -> None:
+        self.question = question
+        view = question.view
+        self.message = Text("")
+        if view.can_pass and self.claim_seconds > 0:
+            self.deadline = self.clock() + self.claim_seconds
+            self.bell()
+        else:
+            self.deadline = None
+        self._show(view)
+        self._fill_moves()
+        self.query_one("#moves", OptionList).focus()
+
+    def _answer(self, action: Any | None) -> None:
+        question = self.question
+        if question is None:
+            return
+        zone = hand_of(self.table, question.view.player) if self.table is not None else None
+        self.hand_before = Counter(zone.cards or ()) if zone is not None else Counter()
+        self.question = None
+        self.deadline = None
+        self.picked = set()
+        if action is None:
+            self._say(Text("You let it pass", style="dim"))
+        self.person.give(question, action)
+        if self.view is not None:
+            self._show(self.view)
+        self._fill_moves()
+
+    def _hand_over(self, view: Any, board: Table) -> None:
+        self.board = board
+        self.hands_played += 1
+        self.question = None
+        self.deadline = None
+        self._show(view)
+        self._fill_moves()
+        saved = self.saved
+        planned = f" of {saved.plan.deals}" if saved.plan.deals is not None else ""
+        screen = HandOverScreen(view.table(), view.player, board,
+                                f"Hand {saved.deal_number}{planned}", str(saved.path),
+                                saved.is_over)
+
+        def after(choice: str | None) -> None:
+            if choice == "next" and not saved.is_over:
+                self._play()
+            else:
+                self._leave()
+
+        self.push_screen(screen, after)
+
+    # -- drawing ------------------------------------------------------------------------------
+
+    def _order(self, cards: tuple[str, ...]) -> list[list[str]]:
+        if self.sort == "groups" and self.touch.groups is not None:
+            return self.touch.groups(cards)
+        return [sorted_cards(cards, self.sort == "rank")]
+
+    def _show(self, view: Any) -> None:
+        table = view.table()
+        mine = hand_of(table, view.player)
+        old = hand_of(self.table, view.player) if self.table is not None else None
+        if old is None or mine is None or old.cards != mine.cards:
+            self.picked = set()
+        self.view, self.table = view, table
+        self._show_header()
+        self.query_one(SeatsView).show(table, view.player)
+        if mine is not None and mine.cards is not None:
+            note = self.touch.note(view) if self.touch.note is not None else ""
+            self.query_one(HandView).show(mine.label, self._order(mine.cards), self.picked,
+                                          self.new, note, self.screen.has_class("faces"))
+        self._show_middle()
+        self._show_keys()
+
+    def _show_header(self) -> None:
+        saved = self.saved
+        planned = f" of {saved.plan.deals}" if saved.plan.deals is not None else ""
+        text = Text.assemble((f" {saved.game.title.upper()} ", "bold #ffffff on #28408c"),
+                             f" {saved.preset} · hand {saved.deal_number}{planned}")
+        if self.board is not None:
+            for zone in self.board.zones:
+                text.append(f" · {zone.label}")
+        self.query_one("#header", Static).update(text)
+
+    def _show_middle(self) -> None:
+        table = self.table
+        if table is None:
+            return
+        text = middle_line(table)
+        prompt = table.moment.prompt
+        if self.question is not None:
+            text.append("\n")
+            asked = words(prompt or "Your move")
+            asked.stylize_before("bold yellow")
+            text.append_text(asked)
+            left = self._time_left()
+            if left is not None:
+                full = max(self.claim_seconds, 0.1)
+                filled = max(0, min(10, round(10 * left / full)))
+                text.append(f"  {'■' * filled}{'□' * (10 - filled)} {left:3.1f}s to pass",
+                            style="bold red" if left < 1.5 else "bold yellow")
+        elif prompt:
+            told = words(prompt)
+            told.stylize_before("dim")
+            text.append("\n")
+            text.append_text(told)
+        if self.message:
+            text.append("\n")
+            text.append_text(self.message)
+        self.query_one("#middle", Static).update(text)
+
+    def _show_keys(self) -> None:
+        hand = self.query_one(HandView).order
+        last = CARD_KEYS[min(len(hand), len(CARD_KEYS)) - 1] if hand else "1"
+        keys = Text.assemble((f" 1-{last}", "bold"), " pick  ", ("↑↓ Enter", "bold"), " play  ",
+                             ("Esc", "bold"), " clear/pass  ", ("s", "bold"), " sort  ",
+                             ("l", "bold"), " log  ", ("?", "bold"), " help  ", ("q", "bold"),
+                             " leave")
+        self.query_one("#keys", Static).update(keys)
+
+    def _picked_cards(self) -> Counter[str]:
+        order = self.query_one(HandView).order
+        return Counter(order[i] for i in self.picked if i < len(order))
+
+    def _fill_moves(self) -> None:
+        moves = self.query_one("#moves", OptionList)
+        moves.clear_options()
+        question = self.question
+        self.listed = []
+        if question is None:
+            who = ""
+            if self.table is not None and self.table.moment.turn is not None \
+                    and self.table.moment.phase != "over":
+                who = f": {self.table.names[self.table.moment.turn]} to play"
+            moves.add_option(Option(Text(f"Waiting{who}", style="dim"), disabled=True))
+            moves.border_title = "Moves"
+            return
+        view, notation = question.view, question.notation
+        me = view.names[view.player]
+        picked = self._picked_cards()
+        options = []
+        for number, action in enumerate(view.legal, 1):
+            label = move_label(notation, action, me)
+            if picked and not uses(label, picked):
+                continue
+            self.listed.append(action)
+            options.append(Option(Text.assemble((f"{number:>2}. ", "dim"), words(label))))
+        if view.can_pass:
+            self.listed.append(None)
+            options.append(Option(Text("    let it pass (Esc)", style="italic"), id=PASS))
+        count = len(self.listed) - view.can_pass
+        if picked and count == 0:
+            options.insert(0, Option(Text("No move uses all the picked cards: pick again, or "
+                                          "Esc puts them back", style="bold #ff8787"),
+                                     disabled=True))
+            self.listed.insert(0, None)
+        moves.add_options(options)
+        moves.highlighted = next((i for i, o in enumerate(options) if not o.disabled), None)
+        moves.border_title = f"Moves using the picked cards: {count} of {len(view.legal)}" \
+            if picked else f"Your moves ({len(view.legal)})"
+
+    def _time_left(self) -> float | None:
+        if self.deadline is None:
+            return None
+        return max(0.0, self.deadline - self.clock())
+
+    def _tick(self) -> None:
+        now = self.clock()
+        elapsed, self.last_tick = now - self.last_tick, now
+        if self.deadline is None or self.question is None:
+            return
+        if len(self.screen_stack) > 1:
+            self.deadline += elapsed  # the help or the log is open: the countdown waits
+            return
+        if now >= self.deadline:
+            self._answer(None)
+        else:
+            self._show_middle()
+
+    def _say(self, line: Text) -> None:
+        self.lines.append(line)
+        for log in self.query(RichLog):
+            log.write(line)
+
+    def _tell(self, message: Text | str) -> None:
+        self.message = message if isinstance(message, Text) else Text(message, "bold #ff8787")
+        self._show_middle()
+
+    # -- the person's keys --------------------------------------------------------------------
+
+    def _on_table(self) -> bool:
+        return len(self.screen_stack) == 1
+
+    def action_pick(self, place: int) -> None:
+        """Pick (or put back) the card at ``place`` in the hand as shown."""
+        if not self._on_table() or place >= len(self.query_one(HandView).order):
+            return
+        self.picked ^= {place}
+        self.message = Text("")
+        if self.view is not None:
+            self._show(self.view)
+        self._fill_moves()
+
+    def on_hand_view_picked(self, event: HandView.Picked) -> None:
+        """A click on a card picks it."""
+        self.action_pick(event.index)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Enter or a click on a move plays it."""
+        if self.question is None or event.option_index >= len(self.listed):
+            return
+        self._answer(self.listed[event.option_index])
+
+    def action_clear_or_pass(self) -> None:
+        """Put the picked cards back; with none picked, let the moment pass if one may."""
+        if not self._on_table():
+            return
+        if self.picked:
+            self.picked = set()
+            self.message = Text("")
+            if self.view is not None:
+                self._show(self.view)
+            self._fill_moves()
+        elif self.question is not None and self.question.view.can_pass:
+            self._answer(None)
+
+    def action_sort(self) -> None:
+        """Order the hand by groups (a game's touch), by suit, or by rank."""
+        self.sort = self.sorts[(self.sorts.index(self.sort) + 1) % len(self.sorts)]
+        self.picked = set()
+        if self.view is not None:
+            self._show(self.view)
+        self._fill_moves()
+
+    def action_log(self) -> None:
+        """Show the whole log of the hand."""
+        if self._on_table():
+            self.push_screen(LogScreen(self.lines))
+
+    def action_help(self) -> None:
+        """Show the keys."""
+        if self._on_table():
+            self.push_screen(TableHelpScreen(self.saved.game.title))
+
+    async def action_quit(self) -> None:
+        """Ask, then leave (the game is saved after every move)."""
+        def answered(leave: bool | None) -> None:
+            if leave:
+                self._leave()
+        if self._on_table():
+            self.push_screen(LeaveScreen(str(self.saved.path)), answered)
+
+    def action_leave_now(self) -> None:
+        """Ctrl+C leaves at once (the game is saved)."""
+        self._leave()
+
+    def _leave(self) -> None:
+        self.session.stop()
+        self.person.stop()
+        self.exit(str(self.saved.path))
+
+
+def run_table_app(saved: SavedGame, *, claim_seconds: float = 5.0,
+                  bot_delay: float = 0.6) -> TableApp:
+    """Play ``saved`` full screen until its end or until the person leaves."""
+    app = TableApp(TableSession(saved, bot_delay=bot_delay), claim_seconds=claim_seconds)
+    app.run()
+    return app

@@ -1,0 +1,134 @@
+"""Screens over the generic table: the end of a hand with the running score, and the help."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.table import Table as Grid
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from hoola.core.table import Score, Table
+from hoola.tabletext import hand_of
+from hoola.tui.screens import SCROLL_KEYS
+from hoola.tui.table_widgets import chips
+
+__all__ = ["HandOverScreen", "TableHelpScreen", "score_grid"]
+
+
+def score_grid(title: str, scores: Sequence[Score], names: Sequence[str], me: int,
+               teams: Sequence[Sequence[int]] | None = None) -> Grid:
+    """Score lines as a table: a row a line, a column a seat (or a team)."""
+    grid = Grid(title=title, title_justify="left", show_edge=False, pad_edge=False)
+    grid.add_column("")
+    columns: list[str] = ["You" if q == me else n for q, n in enumerate(names)]
+    widths = {len(s.values) for s in scores}
+    if teams is not None and widths == {len(teams)}:
+        columns = [" & ".join(columns[q] for q in team) for team in teams]
+    for column in columns:
+        grid.add_column(column, justify="right")
+    for score in scores:
+        values = list(score.values) + [""] * (len(columns) - len(score.values))
+        grid.add_row(Text(score.label, style="bold"), *values[:len(columns)])
+    return grid
+
+
+class HandOverScreen(ModalScreen[str]):
+    """The end of a hand: how it ended, the hands shown, the hand's score, the running score."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,n,space", "next", "next hand"), Binding("q,escape", "leave", "leave")]
+
+    def __init__(self, table: Table, me: int, board: Table, head: str, path: str,
+                 game_over: bool) -> None:
+        super().__init__()
+        self.table = table
+        self.me = me
+        self.board = board
+        self.head = head
+        self.path = path
+        self.game_over = game_over
+
+    def compose(self) -> ComposeResult:
+        """The report in a scrolling box, the keys under it."""
+        table, board = self.table, self.board
+        with Vertical(id="hand-over"):
+            with VerticalScroll():
+                yield Static(Text.assemble((f"{self.head}: ", "bold"),
+                                           (table.moment.prompt, "bold green")))
+                shown = Grid.grid(padding=(0, 1))
+                shown.add_column(no_wrap=True)
+                shown.add_column()
+                for seat, name in enumerate(table.names):
+                    hand = hand_of(table, seat)
+                    if seat != self.me and hand is not None and hand.cards:
+                        shown.add_row(Text(name, style="bold"), chips(hand.cards))
+                if shown.row_count:
+                    yield Static(shown)
+                # The hand's own lines, less those the running score repeats.
+                own = [s for s in table.scores if s not in board.scores]
+                if own:
+                    yield Static(score_grid("This hand", own, table.names, self.me,
+                                            table.teams))
+                yield Static(score_grid("The score", board.scores, board.names, self.me,
+                                        board.teams))
+                notes = [z.label for z in board.zones if z.label]
+                if board.moment.prompt:
+                    notes.append(board.moment.prompt)
+                if notes:
+                    yield Static(Text(" · ".join(notes), style="bold"))
+            if self.game_over:
+                foot = f"The game is over. Saved to {self.path}. Enter or q leaves."
+            else:
+                foot = f"Enter: next hand · q: leave (saved to {self.path})"
+            yield Static(Text(foot, style="bold"), id="hand-over-keys")
+
+    def action_next(self) -> None:
+        """Go on to the next hand (or leave, when the game is over)."""
+        self.dismiss("leave" if self.game_over else "next")
+
+    def action_leave(self) -> None:
+        """Leave the game (it is saved)."""
+        self.dismiss("leave")
+
+
+HELP = """\
+[b]{title}[/b] against bots. The table shows every seat (▶ whose turn it is, · who may
+act now), what each owns (melds, captured cards), the middle of the table and your hand.
+Your legal moves are listed at the bottom, numbered as the plain game numbers them.
+
+[b]Pick cards[/b] with the key under each card (or click it): the list narrows to the
+moves that use all the picked cards. Press the key again to put a card back.
+[b]Play a move[/b]: arrows and Enter, or click it. When you may let a moment pass (a
+warning, a claim), the list ends with "let it pass"; Esc lets it pass too, and a
+countdown passes for you when it runs out.
+
+[b]Keys[/b]  1-9 0 a-k... pick cards   ↑ ↓ Enter play   Esc put cards back / pass
+      s sort the hand   l the whole log   ? help   q leave (the game is saved)
+
+Any key closes this help."""
+
+
+class TableHelpScreen(ModalScreen[None]):
+    """The keys, and how the screen reads."""
+
+    def __init__(self, title: str) -> None:
+        super().__init__()
+        self.title_text = title
+
+    def compose(self) -> ComposeResult:
+        """The help text."""
+        with VerticalScroll(id="help"):
+            yield Static(HELP.format(title=self.title_text))
+
+    def on_key(self, event: events.Key) -> None:
+        """Any key but the scrolling ones closes the help."""
+        if event.key not in SCROLL_KEYS:
+            event.stop()
+            self.dismiss(None)

@@ -86,7 +86,7 @@ def test_a_hoola_view_as_data_shows_only_the_seats_own_cards() -> None:
     game = get_game("hoola")
     state = game.new_deal(game.rules(), ["A", "B", "C"], seed=2)
     view = state.view(1)
-    table = view.layout()
+    table = view.table()
     hands = [z for z in table.zones if z.kind == "hand"]
     assert [z.cards is not None for z in hands] == [False, True, False]
     assert [z.count for z in hands] == [7, 7, 7] and table.zone("stock").count == len(state.stock)

@@ -123,7 +123,7 @@ def assert_view_hides(s: DealState, q: int) -> None:
         if isinstance(a, Draw):
             assert a.card is None
     mine = set(v.hand)
-    public = {c for m in v.table for c in m.cards} | set(v.discards)
+    public = {c for m in v.melds for c in m.cards} | set(v.discards)
     for a in v.legal:
         for c in getattr(a, "with_cards", ()) or getattr(a, "cards", ()):
             assert c in mine or c in public

@@ -79,7 +79,7 @@ class TerminalPlayer:
         names = view.names
         self.say("")
         self.say("Table:")
-        for line in describe_table(view.table, names):
+        for line in describe_table(view.melds, names):
             self.say(line)
         top = format_card(view.discards[-1]) if view.discards else "-"
         self.say(f"Discard pile: {top}    Stock: {view.stock_size} cards    Stake: {view.stake}")

@@ -115,7 +115,7 @@ def view_to_json(view: View) -> dict[str, Any]:
         "own_meld": list(view.own_meld),
         "had_turn": list(view.had_turn),
         "table": [{"id": m.id, "owner": m.owner, "kind": m.kind.name.lower(),
-                   "cards": str(m).split()} for m in view.table],
+                   "cards": str(m).split()} for m in view.melds],
         "discards": format_cards(view.discards).split(),
         "claimable": format_card(view.claimable) if view.claimable is not None else None,
         "claim_open": view.claim_open,

@@ -89,7 +89,7 @@ def with_symbols(text: str, view: View) -> str:
     Only names of cards the person can see are changed (the hand, the discards, the table), so
     that a word such as "Ah" stays one unless that very card is in sight.
     """
-    seen = {*view.hand, *view.discards, *(c for m in view.table for c in m.cards)}
+    seen = {*view.hand, *view.discards, *(c for m in view.melds for c in m.cards)}
     names = {format_card(c): card_label(c) for c in seen}
     return _CARD_WORD.sub(lambda m: names.get(m.group(0), m.group(0)), text)
 

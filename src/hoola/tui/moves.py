@@ -83,7 +83,7 @@ def candidates(view: View, verb: str, picked: Sequence[int]) -> list[Action]:
 
 
 def _target(view: View, action: Add) -> Meld | None:
-    for meld in view.table:
+    for meld in view.melds:
         if meld.id == action.meld_id or (action.on is not None and action.on in meld.cards):
             return meld
     return None
@@ -143,7 +143,7 @@ def log_line(action: Action, view: View, drawn: int | None = None) -> Text:
             faces = [card_chip(c, joker_as if c == JOKER else None) for c in cards]
             return Text.assemble(f"{who} {'meld' if mine else 'melds'} ", Text(" ").join(faces))
         case Add(card=card, joker_as=joker_as):
-            meld = next((m for m in view.table if card in m.cards), None)
+            meld = next((m for m in view.melds if card in m.cards), None)
             if meld is None:
                 owner = "a meld"
             elif meld.owner == view.player:
@@ -216,7 +216,7 @@ def hand_status(view: View) -> HandStatus:
         melds = [cards for cards, _ in find_melds(mask, jokers, rules)]
     adds = [a.card for a in view.legal if isinstance(a, Add)]
     if not adds and (view.own_meld[me] or not rules.lay_off_needs_own_meld):
-        adds = [card for card, _, _ in find_adds(mask, jokers, view.table, rules)]
+        adds = [card for card, _, _ in find_adds(mask, jokers, view.melds, rules)]
     takes = [c for a in view.legal if isinstance(a, Take) for c in a.with_cards]
     return HandStatus(
         points=points, knock_limit=limit, may_knock=any(isinstance(a, Knock) for a in view.legal),

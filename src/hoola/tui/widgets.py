@@ -107,7 +107,7 @@ class SeatsPanel(Static):
                 status = Text(f"{n} card{'s' if n != 1 else ' '} ")
                 status.append("melded " if view.melded[q] else "no meld", style="green"
                               if view.melded[q] else "dim")
-            mine = [m for m in view.table if m.owner == q]
+            mine = [m for m in view.melds if m.owner == q]
             faces = _meld_faces(mine) if big and mine else None
             if big:
                 fits = faces is not None and faces[0].cell_len <= room

@@ -26,7 +26,7 @@ __all__ = ["determinize", "state_from_view", "unseen_cards"]
 
 def unseen_cards(view: View) -> list[int]:
     """Every card the viewer cannot see: not in their hand, on the table or in the discards."""
-    seen = [*view.hand, *view.discards, *(c for m in view.table for c in m.cards)]
+    seen = [*view.hand, *view.discards, *(c for m in view.melds for c in m.cards)]
     naturals = {c for c in seen if c != JOKER}
     jokers = view.rules.jokers - sum(1 for c in seen if c == JOKER)
     return [c for c in range(52) if c not in naturals] + [JOKER] * max(jokers, 0)
@@ -66,7 +66,7 @@ def state_from_view(view: View, hands: Sequence[Sequence[int]], stock: Sequence[
     s.jokers = [sum(1 for c in h if c == JOKER) for h in hands]
     s.stock = list(reversed(stock))
     s.discards = list(view.discards)
-    s.table = list(view.table)
+    s.table = list(view.melds)
     s.next_meld_id = view.next_meld_id
     s.in_deal = list(view.in_deal)
     s.chose = list(view.chose)

@@ -96,7 +96,7 @@ class Knowledge:
         self.go_out_weight = go_out_weight
         self.rules = view.rules
         self.hand = _mask(view.hand)
-        table = _mask(c for m in view.table for c in m.cards)
+        table = _mask(c for m in view.melds for c in m.cards)
         self.dead = table | _mask(view.discards)
         self.live = ((1 << 52) - 1) & ~self.dead & ~self.hand
         self.live_count = max(self.live.bit_count(), 1)

@@ -987,7 +987,7 @@ class DealState(Verbs):
             melded=melded,
             own_meld=own_meld,
             had_turn=had_turn,
-            table=table,
+            melds=table,
             discards=discards,
             claimable=self._takeable_card(player),
             discarder=self.discarder if self.claimable else None,

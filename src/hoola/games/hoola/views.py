@@ -42,7 +42,7 @@ class View(NamedTuple):
     melded: tuple[bool, ...]
     own_meld: tuple[bool, ...]
     had_turn: tuple[bool, ...]
-    table: tuple[Meld, ...]
+    melds: tuple[Meld, ...]
     discards: tuple[int, ...]
     claimable: int | None
     discarder: int | None
@@ -91,12 +91,8 @@ class View(NamedTuple):
             return "Draw from the stock, or take the discard"
         return "Meld, add, or discard to end the turn"
 
-    def layout(self) -> Table:
-        """The table as data: hands, melds m1.., the discard pile, the stock, the moment.
-
-        (It becomes ``table()``, as the core's View names it, once the field ``table`` of the
-        melds is renamed ``melds`` in every front end.)
-        """
+    def table(self) -> Table:
+        """The table as data: hands, melds m1.., the discard pile, the stock, the moment."""
         zones: list[Zone] = []
         for q, name in enumerate(self.names):
             mine = q == self.player
@@ -105,7 +101,7 @@ class View(NamedTuple):
                               owner=q, count=self.hand_sizes[q],
                               cards=None if cards is None else tuple(format_cards(cards).split()),
                               note="" if self.in_deal[q] else "out"))
-        for m in self.table_melds():
+        for m in self.melds:
             zones.append(Zone(f"m{m.id}", "meld", f"m{m.id} ({self.names[m.owner]})",
                               owner=m.owner, cards=tuple(str(m).split()), note=f"m{m.id}"))
         zones.append(Zone("discard", "discard", "Discard pile",
@@ -124,11 +120,6 @@ class View(NamedTuple):
         log = tuple(format_action(a, self.names) for a in self.history[-12:])
         return Table(zones=tuple(zones), moment=moment, names=self.names, scores=tuple(scores),
                      log=log)
-
-    def table_melds(self) -> tuple[Meld, ...]:
-        """The melds on the table (the field ``table`` under a name that says what it holds)."""
-        melds: tuple[Meld, ...] = self[14]
-        return melds
 
     def to_json(self) -> dict[str, Any]:
         """The view as JSON-ready data (cards and actions in record notation), nothing hidden."""
@@ -158,7 +149,7 @@ class View(NamedTuple):
             "own_meld": list(self.own_meld),
             "had_turn": list(self.had_turn),
             "table": [{"id": m.id, "owner": m.owner, "kind": m.kind.name.lower(),
-                       "cards": str(m).split()} for m in self.table_melds()],
+                       "cards": str(m).split()} for m in self.melds],
             "discards": format_cards(self.discards).split(),
             "claimable": format_card(self.claimable) if self.claimable is not None else None,
             "claim_open": self.claim_open,

@@ -99,3 +99,30 @@ def test_a_hoola_view_as_data_shows_only_the_seats_own_cards() -> None:
     from hoola.core.cards import format_card
 
     assert not shown & {format_card(c) for q in (0, 2) for c in state.hand(q)}
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_registered_game_speaks_the_whole_interface(name: str) -> None:
+    import json
+
+    from hoola.core.game import View
+
+    game = get_game(name)
+    assert isinstance(game.name, str) and game.presets() and game.option_infos()
+    for method in ("rules", "new_deal", "new_match", "determinize", "expert", "bots",
+                   "format_action", "verify_record", "tell_record"):
+        assert callable(getattr(game, method)), method
+    state = game.new_deal(game.rules(), ["A", "B", "C"], seed=5)
+    assert isinstance(state, GameState)
+    for seat in range(3):
+        view = state.view(seat)
+        assert isinstance(view, View)
+        table = view.table()
+        for zone in table.zones:
+            if zone.kind == "hand" and zone.owner != seat:
+                assert zone.cards is None, (name, zone)
+        json.dumps(view.to_json())
+        json.dumps(table.to_json())
+    actor = min(state.actors())
+    action = state.legal_actions(actor)[0]
+    assert state.parse(state.format(action)) == action

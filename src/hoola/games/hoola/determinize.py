@@ -89,6 +89,5 @@ def state_from_view(view: View, hands: Sequence[Sequence[int]], stock: Sequence[
     s.result = view.result
     s.stock_after_drops = None
     s._cache = {}
-    s._shared = None
     s.phase = view.phase
     return s

@@ -134,7 +134,7 @@ class DealState(Verbs):
     """
 
     __slots__ = (
-        "_cache", "_public", "_shared", "chose", "claimable", "compensation", "current", "deal",
+        "_cache", "_public", "chose", "claimable", "compensation", "current", "deal",
         "dealer",
         "discarder", "discards", "drawn", "forced_out", "had_turn", "hands", "history",
         "hoola_turn", "in_deal", "jokers", "last_draw", "melded", "n", "names", "next_meld_id",
@@ -186,8 +186,6 @@ class DealState(Verbs):
         self.result: Settlement | None = None
         self.stock_after_drops: tuple[int, ...] | None = None
         self._cache: dict[int, list[Action]] = {}
-        # What every seat's view shares at this moment, built once per action, not per view.
-        self._shared: tuple[Any, ...] | None = None
         self.phase = "play"
         if n > PLAYING:
             self.phase = "choose"
@@ -219,7 +217,6 @@ class DealState(Verbs):
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
         other._cache = {}
-        other._shared = None
         return other
 
     # -- who may act ----------------------------------------------------------------------------
@@ -391,7 +388,6 @@ class DealState(Verbs):
         """Check and apply ``action``; return the record appended to the history."""
         plan = self._check(action)
         self._cache.clear()
-        self._shared = None
         record = self._do(action, plan)
         self.history.append(record)
         self._public.append(Draw(record.player) if isinstance(record, Draw) else record)
@@ -959,19 +955,8 @@ class DealState(Verbs):
         Other players' hands appear only once play has ended (the showdown).
         """
         check_seat(player, self.n, "view")
-        shared = self._shared
-        if shared is None:
-            over = self.phase == "over"
-            shared = self._shared = (
-                tuple([h.bit_count() + j for h, j in zip(self.hands, self.jokers, strict=True)]),
-                tuple(self.in_deal), tuple(self.melded), tuple(self.own_meld),
-                tuple(self.had_turn), tuple(self.table), tuple(self.discards),
-                Prefix(self._public), tuple(self.sevens_laid), tuple(self.chose),
-                tuple(self.compensation.items()),
-                tuple(tuple(self._hand_cards(q)) for q in range(self.n)) if over else None,
-            )
-        (hand_sizes, in_deal, melded, own_meld, had_turn, table, discards, public, sevens_laid,
-         chose, compensation, hands) = shared
+        over = self.phase == "over"
+        hands = tuple(tuple(self._hand_cards(q)) for q in range(self.n)) if over else None
         return View(
             player=player,
             names=self.names,
@@ -982,17 +967,18 @@ class DealState(Verbs):
             current=self.current,
             drawn=self.drawn,
             hand=hands[player] if hands is not None else tuple(self._hand_cards(player)),
-            hand_sizes=hand_sizes,
-            in_deal=in_deal,
-            melded=melded,
-            own_meld=own_meld,
-            had_turn=had_turn,
-            melds=table,
-            discards=discards,
+            hand_sizes=tuple([h.bit_count() + j for h, j in zip(self.hands, self.jokers,
+                                                                strict=True)]),
+            in_deal=tuple(self.in_deal),
+            melded=tuple(self.melded),
+            own_meld=tuple(self.own_meld),
+            had_turn=tuple(self.had_turn),
+            melds=tuple(self.table),
+            discards=tuple(self.discards),
             claimable=self._takeable_card(player),
             discarder=self.discarder if self.claimable else None,
             stock_size=len(self.stock),
-            history=public,
+            history=Prefix(self._public),
             legal=tuple(self._legal_cached(player)),
             can_pass=self.phase == "play" and player != self.current,
             result=self.result,
@@ -1002,10 +988,10 @@ class DealState(Verbs):
             hoola_turn=self.hoola_turn,
             took_from=self.took_from,
             last_draw=self.last_draw,
-            sevens_laid=sevens_laid,
+            sevens_laid=tuple(self.sevens_laid),
             next_meld_id=self.next_meld_id,
-            chose=chose,
-            compensation=compensation,
+            chose=tuple(self.chose),
+            compensation=tuple(self.compensation.items()),
         )
 
     def returns(self) -> list[Fraction]:

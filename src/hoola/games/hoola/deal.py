@@ -88,7 +88,13 @@ class Deal:
         rng.shuffle(deck)
         hands = tuple(tuple(sorted(deck[i:HAND_SIZE * players:players])) for i in range(players))
         upcard = deck[HAND_SIZE * players]
-        return cls(hands, upcard, tuple(deck[HAND_SIZE * players + 1:]), "shuffle")
+        # The engine's own shuffle of the whole pack needs none of the checks a given deal does.
+        deal = object.__new__(cls)
+        for name, value in (("hands", hands), ("upcard", upcard),
+                            ("stock", tuple(deck[HAND_SIZE * players + 1:])),
+                            ("redeal", "shuffle")):
+            object.__setattr__(deal, name, value)
+        return deal
 
     @classmethod
     def explicit(cls, rules: Rules, hands: Sequence[Sequence[int]], upcard: int,

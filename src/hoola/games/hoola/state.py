@@ -143,12 +143,14 @@ class DealState(Verbs):
     )
 
     def __init__(self, rules: Rules, names: Sequence[str], deal: Deal, *, dealer: int = 0,
-                 stake: Fraction | int = 1, rng: random.Random | None = None) -> None:
+                 stake: Fraction | int = 1, rng: random.Random | None = None,
+                 _shuffled: bool = False) -> None:
         if not isinstance(rules, Rules):
             raise RulesError(f"the rules must be a Rules value, not {rules!r}", "bad-rules")
         names = check_names(names)
         n = len(names)
-        _check_deal(rules, deal, n)
+        if not _shuffled:  # a deal the engine shuffled itself (new) is the whole pack already
+            _check_deal(rules, deal, n)
         if not is_whole(dealer) or not 0 <= dealer < n:
             raise _illegal(f"dealer seat {dealer!r} is not at the table (seats are 0 to {n - 1})",
                            "bad-deal")
@@ -203,7 +205,8 @@ class DealState(Verbs):
             names = check_names(players)
         rng = check_rng(rng) or random.Random(check_seed(seed))
         if deal is None:
-            deal = Deal.shuffled(rules, len(names), rng=rng)
+            return cls(rules, names, Deal.shuffled(rules, len(names), rng=rng), dealer=dealer,
+                       stake=stake, rng=rng, _shuffled=True)
         return cls(rules, names, deal, dealer=dealer, stake=stake, rng=rng)
 
     def copy(self) -> DealState:

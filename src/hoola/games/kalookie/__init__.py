@@ -109,8 +109,10 @@ class KalookieGame:
         return determinize(view, rng)
 
     def expert(self, seed: int | None = None) -> Player:
-        """Kalookie's rule-based bot is not written yet."""
-        raise NotImplementedError("Kalookie has no expert bot yet; the generic bots play it")
+        """Kalookie's rule-based bot (:class:`~hoola.games.kalookie.expert.ExpertBot`)."""
+        from hoola.games.kalookie.expert import ExpertBot
+
+        return ExpertBot(seed)
 
     def verify_record(self, data: dict[str, Any], text: str = "") -> list[str]:
         """What differs between a Kalookie record (its parsed TOML) and the engine; [] when ok."""

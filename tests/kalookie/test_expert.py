@@ -96,6 +96,16 @@ def test_a_whole_hand_goes_down_as_a_kalookie(start: Any, play: Play) -> None:
     assert s.result is not None and s.result.end == "kalookie" and s.result.winner == 1
 
 
+def test_a_short_kalookie_where_the_rules_allow_it(start: Any, play: Play) -> None:
+    low = "2s 3s 4s 2h 3h 4h 2d 3d 4d 2c 3c 4c 9h"  # with 5c: 41 points, short of 51
+    for options, expected in (({}, Discard), ({"kalookie_without_initial": True}, NewMeld)):
+        s = play(start({"A": JUNK, "B": low}, "Ac", "6h 9s 5c", preset="blackpool", **options),
+                 "B draw", "B discard 6h", "A draw", "A discard 9s", "B draw")
+        assert isinstance(choose(s)[0], expected)
+    run_turn(s)
+    assert s.result is not None and s.result.end == "kalookie"
+
+
 # -- taking the discard -------------------------------------------------------------------------
 
 HAND_KK = "Ks Kh 9c Tc Jc 2d 3d 7s 8h 5h Qd 4c 6c"

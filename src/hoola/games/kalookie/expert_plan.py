@@ -5,8 +5,9 @@ way that sheds the most (natural cards at their penalty value and a bonus a card
 for every joker spent, so jokers are held unless they let natural cards go down). A plan that
 calls up (every card laid but one, jokers placed on the table's free ends) beats any other. It
 tracks the initial meld (ruling 5): a plan that lays anything before the player has melded must
-reach the points still missing. The search takes the lowest card left and tries every meld and
-build holding it, or keeps it; positions reached again are remembered.
+reach the points still missing (with ``kalookie_without_initial``, unless it melds out). The
+search takes the lowest card left and tries every meld and build holding it, or keeps it;
+positions reached again are remembered.
 
 It never plans a joker where the hand holds the natural card and lays at most two jokers in a
 new meld, as the engine lists them (``legal.py``); places a loose joker anywhere a free end or a
@@ -141,6 +142,7 @@ class _Search:
         self.min_left = min_left
         self.kept_cap = min_left + 1
         self.need_meld = rules.initial_counts_builds and not opened
+        self.short_kalookie = rules.kalookie_without_initial and not opened and min_left == 1
         self.count_builds = rules.initial_counts_builds and not opened
         self.bottom = 1 if rules.aces == "high-or-low" else 2
         self.values = [position_value(q, rules) if 1 <= q <= 14 else 0 for q in range(16)]
@@ -204,6 +206,9 @@ class _Search:
         """The score of what is left: a call-up, nothing, or no plan at all (-inf)."""
         laid = made or used != 0
         opens = self.opened or (value >= self.need and (made or not self.need_meld))
+        if self.short_kalookie and not opens and made and not used and (
+                (kept == 1 and jk == 0) or (kept == 0 and jk == 1)):
+            return GO_OUT  # kalookie_without_initial: new melds only, all cards but one
         if not self.structure and (self.require or laid) and not opens:
             return _NEG
         room = 0

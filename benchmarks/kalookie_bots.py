@@ -4,7 +4,7 @@
 Run from the repository root::
 
     python benchmarks/kalookie_bots.py [--deals N] [--players 2 4] [--presets british ...]
-                                       [--opponent random|expert-no-wait] [--matches] [--jobs N]
+                                       [--opponent random|expert-no-hold|...] [--matches] [--jobs N]
 
 Every shuffle is played twice with the seats swapped (``E R E R`` then ``R E R E``), so both
 sides hold the same cards. A shuffle's score is the expert seats' mean stakes minus the
@@ -69,6 +69,7 @@ class Timed:
 OPPONENTS: dict[str, Callable[[int], Any]] = {
     "random": RandomPolicy,
     "expert-no-wait": lambda seed: ExpertBot(seed, wait_for_kalookie=False),
+    "expert-no-hold": lambda seed: ExpertBot(seed, hold_melds=False),
     "expert": ExpertBot,
 }
 

@@ -14,6 +14,7 @@ from hoola.core.driver import play_deal
 from hoola.games.kalookie import GAME
 from hoola.games.kalookie.actions import (
     Action,
+    Add,
     BuyIn,
     Discard,
     Draw,
@@ -104,6 +105,18 @@ def test_a_short_kalookie_where_the_rules_allow_it(start: Any, play: Play) -> No
         assert isinstance(choose(s)[0], expected)
     run_turn(s)
     assert s.result is not None and s.result.end == "kalookie"
+
+
+def test_once_opened_melds_stay_in_hand_until_someone_is_close(start: Any, play: Play) -> None:
+    b = "Ks Kh Kd 9c Tc Jc 2d 3d 4d 7s 8h 5h Qd"
+    s = play(start({"A": JUNK, "B": b}, "Ac", "6c Kc Jd"), "B draw", "B meld Ks Kh Kd",
+             "B meld 9c Tc Jc", "B discard Qd", "A draw", "A discard Kc", "B take")
+    view = s.view(1)
+    action, why = BOT.explain(view)
+    assert isinstance(action, Discard) and "stay in hand" in why  # 2d 3d 4d and Kc wait
+    near = view._replace(opened=(True, True), hand_sizes=(2, view.hand_sizes[1]))
+    assert BOT.act(near) in (s.parse("B meld 2d 3d 4d"), s.parse("B add Kc on m1"))
+    assert isinstance(ExpertBot(hold_melds=False).act(view), NewMeld | Add)
 
 
 # -- taking the discard -------------------------------------------------------------------------

@@ -67,6 +67,7 @@ PEN_THREAT = 1.5     # ... and how much it grows with the chance someone goes ou
 WAIT_THREAT = 0.15   # most chance of someone going out worth waiting a turn for a kalookie
 WAIT_OUTS = 0.15     # least share of unseen cards that would then make the kalookie
 DUMP_THREAT = 0.45   # chance of someone going out at which held jokers go down
+HOLD_THREAT = 0.3    # chance of someone going out at which held melds go down
 HEADROOM = 20        # penalty points a player at the target still has in them (buy-ins)
 
 
@@ -76,9 +77,11 @@ class ExpertBot:
     name = "expert"
     budget_seconds = 0.01  # the stated time budget of one decision (it takes far less)
 
-    def __init__(self, seed: int | None = None, *, wait_for_kalookie: bool = True) -> None:
+    def __init__(self, seed: int | None = None, *, wait_for_kalookie: bool = True,
+                 hold_melds: bool = True) -> None:
         self.seed = seed  # unused: the expert is deterministic, the seed keeps the bot interface
         self.wait_for_kalookie = wait_for_kalookie
+        self.hold_melds = hold_melds
 
     def act(self, view: View) -> Action | None:
         """The expert's choice among ``view.legal`` (None: let a warning or a swap go)."""
@@ -105,7 +108,7 @@ class ExpertBot:
             return legal[0], "This is the only thing to do."
         if not view.drawn:
             return _draw(view, know)
-        return _play(view, know, self.wait_for_kalookie)
+        return _play(view, know, self.wait_for_kalookie, self.hold_melds)
 
 
 # -- plans from the view ----------------------------------------------------------------------
@@ -213,19 +216,24 @@ def _related(view: View, know: Knowledge, card: int) -> bool:
 
 # -- the turn after drawing -------------------------------------------------------------------
 
-def _play(view: View, know: Knowledge, may_wait: bool) -> Choice:
+def _play(view: View, know: Knowledge, may_wait: bool, may_hold: bool) -> Choice:
     me, turn, legal = view.player, view.turn, view.legal
     opened = view.opened[me]
+    can_discard = any(isinstance(a, Discard) for a in legal)
     if opened and any(isinstance(a, Swap) for a in legal):
         choice = _release(view)
         if choice is not None:
             return choice
     plan = _lay_plan(view, view.hand, turn)
-    wait = False
+    wait = hold = False
     if plan is not None and plan.lays:
         under_way = opened or turn.opening(opened) or plan.goes_out
         wait = may_wait and not under_way and _should_wait(view, know, plan)
-        if not wait:
+        # Once opened, melds laid early only give the others places to build: they stay in
+        # hand until they call up, or until someone may go out first and catch them there.
+        hold = may_hold and opened and can_discard and not plan.goes_out \
+            and know.threat < HOLD_THREAT
+        if not wait and not hold:
             step = _step(view, plan)
             if step is not None:
                 return step
@@ -237,9 +245,10 @@ def _play(view: View, know: Knowledge, may_wait: bool) -> Choice:
         choice = _place_joker(view, know, placing)
         if choice is not None:
             return choice
-    if not any(isinstance(a, Discard) for a in legal):
+    if not can_discard:
         return _obligation(view)
-    return _discard(view, know, plan.left if wait and plan is not None else None, wait)
+    return _discard(view, know, plan.left if wait and plan is not None else None,
+                    "wait" if wait else "hold" if hold else "")
 
 
 def _step(view: View, plan: Plan) -> Choice | None:
@@ -258,8 +267,8 @@ def _step(view: View, plan: Plan) -> Choice | None:
         what = f"Meld {format_tokens(lay.tokens)}" if lay.is_meld else \
             f"Add {format_token(lay.tokens[0])} on m{lay.meld_id}"
         if plan.goes_out:
-            why = "a kalookie: the whole hand goes down this turn" if not opened and \
-                not view.turn.laid_any else "every card but one goes down this turn, calling up"
+            why = "a kalookie: the whole hand goes down this turn" if not \
+                view.turn.opened_before else "every card but one goes down this turn, calling up"
         elif not opened:
             why = f"your initial meld, {rules.initial_meld} points or more, goes down this turn"
         elif view.turn.loose and any(t >= JOKER for t in lay.tokens):
@@ -388,7 +397,7 @@ def _discard_scores(view: View, know: Knowledge, cards: tuple[int, ...],
 
 
 def _discard(view: View, know: Knowledge, deadwood: tuple[int, ...] | None,
-             waiting: bool = False) -> Choice:
+             keeping: str = "") -> Choice:
     discards = sorted({a.card for a in view.legal if isinstance(a, Discard)})
     me = view.player
     if len(view.hand) == 1:
@@ -404,9 +413,12 @@ def _discard(view: View, know: Knowledge, deadwood: tuple[int, ...] | None,
     card = ranked[0][1]
     name = format_card(card)
     worst = max(pool, key=lambda c: (view.rules.card_value(c), c))
-    if waiting:
+    if keeping == "wait":
         why = ("your initial meld waits: every other card is melded, and one more card for "
                "those melds would make a kalookie")
+    elif keeping == "hold":
+        why = ("it fits none of your melds, which stay in hand until you can call up, giving "
+               "the others nowhere to build")
     elif worst != card and know.danger(worst) >= 3.0:
         why = f"{format_card(worst)} could help the next player, so {name} goes instead"
     elif know.threat >= WAIT_THREAT and view.rules.card_value(card) >= 10:

@@ -13,7 +13,8 @@ opponent seats' mean, over both arrangements; the table gives its mean over the 
 times. ``--matches`` plays whole games instead of single deals (the pool, buy-ins and all; at
 most 80 deals a game) and scores the net money of each game. ``random`` chooses uniformly among
 ``view.legal``, passing with the same chance as each action where it may pass. The expert is
-deterministic, so a run is reproducible; timings are wall-clock on whatever else runs.
+deterministic, so a run is reproducible; decision times are the processor time of the bot's own
+process.
 """
 
 from __future__ import annotations
@@ -53,16 +54,17 @@ class RandomPolicy:
 
 
 class Timed:
-    """A bot wrapper that records the time of every decision."""
+    """A bot wrapper that records the processor time of every decision (this process only, so
+    other work on the machine does not count)."""
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
         self.times: list[float] = []
 
     def act(self, view: Any) -> Any:
-        start = time.perf_counter()
+        start = time.process_time()
         choice = self.bot.act(view)
-        self.times.append(time.perf_counter() - start)
+        self.times.append(time.process_time() - start)
         return choice
 
 
@@ -132,7 +134,7 @@ def main() -> None:
     print(f"expert against {args.opponent}, {args.deals} duplicate {unit}s per setting "
           f"(seeds {args.first_seed}..{args.first_seed + args.deals - 1})")
     print(f"{'preset':16} {'players':>7} {'expert - other':>18} {'expert / seat':>14} "
-          f"{'mean ms':>8} {'p99 ms':>7} {'max ms':>7}")
+          f"{'cpu ms':>8} {'p99 ms':>7} {'max ms':>7}")
     for preset in args.presets:
         for players in args.players:
             work = [(preset, players, args.first_seed + s, args.opponent, args.matches)

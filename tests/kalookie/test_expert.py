@@ -119,6 +119,16 @@ def test_once_opened_melds_stay_in_hand_until_someone_is_close(start: Any, play:
     assert isinstance(ExpertBot(hold_melds=False).act(view), NewMeld | Add)
 
 
+def test_a_card_taken_to_meld_at_once_goes_down_alone(start: Any, play: Play) -> None:
+    a = "2s 4s 6s 8s Ts 3h 5h 7h Jh 4d 6d 8d Td 2c Tc"
+    b = "Ks Kh Kd Kc Qs Qh Qd 2d 3d 4d 7s 8h 5h 9c Jc"
+    s = play(start({"A": a, "B": b}, "Ac", "6c 3s", preset="scarne"), "B draw",
+             "B meld Ks Kh Kd Kc", "B meld Qs Qh Qd", "B discard 6c", "A draw", "A discard Tc")
+    assert choose(s)[0] == Take(1)
+    play(s, "B take")
+    assert run_turn(s)[:-1] == ["B meld 9c Tc Jc"]  # Scarne: Tc must go down; 2d 3d 4d waits
+
+
 # -- taking the discard -------------------------------------------------------------------------
 
 HAND_KK = "Ks Kh 9c Tc Jc 2d 3d 7s 8h 5h Qd 4c 6c"

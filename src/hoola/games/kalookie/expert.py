@@ -189,9 +189,9 @@ def _draw(view: View, know: Knowledge) -> Choice:
         gain = _gain(could, after) if could is not None else TAKE_GAIN
         laid = after is not None and after.left.count(top) < with_top.count(top)
     else:  # the first turn: the upcard is free, and a meld need not go down yet
-        struct = _structure(view, with_top, fresh)
-        gain = _gain(_structure(view, view.hand, fresh), struct)
-        laid = struct.left.count(top) < with_top.count(top)
+        after = _structure(view, with_top, fresh)
+        gain = _gain(_structure(view, view.hand, fresh), after)
+        laid = after.left.count(top) < with_top.count(top)
     if laid and gain >= TAKE_GAIN:
         lay = next((x for x in (after.lays if after else ()) if top in x.tokens), None)
         meld = f" ({_describe(lay)})" if lay is not None else ""
@@ -205,7 +205,8 @@ def _related(view: View, know: Knowledge, card: int) -> bool:
     """Whether ``card`` could meld with the hand or the table (a quick test before planning)."""
     hand = know.hand
     rank, suit = card % 13, card // 13
-    if any(hand[s * 13 + rank] for s in range(4) if s != suit):
+    if any(hand[s * 13 + rank] for s in range(4) if s != suit) or \
+            (view.rules.identical_sets and hand[card]):
         return True
     if any(hand[suit * 13 + r] for r in range(13) if r != rank and
            min(abs(r - rank), 13 - abs(r - rank)) <= 2):
@@ -231,9 +232,14 @@ def _play(view: View, know: Knowledge, may_wait: bool, may_hold: bool) -> Choice
         wait = may_wait and not under_way and _should_wait(view, know, plan)
         # Once opened, melds laid early only give the others places to build: they stay in
         # hand until they call up, or until someone may go out first and catch them there.
-        hold = may_hold and opened and can_discard and not plan.goes_out \
-            and know.threat < HOLD_THREAT
-        if not wait and not hold:
+        hold = may_hold and opened and not plan.goes_out and know.threat < HOLD_THREAT
+        if hold and not can_discard:  # a taken card or a released joker still owed
+            owed = [x for x in plan.lays if turn.must_lay in x.tokens
+                    or (turn.loose and any(t >= JOKER for t in x.tokens))]
+            step = _step(view, plan, owed) if owed else None
+            if step is not None:
+                return step
+        if (not wait and not hold) or not can_discard:
             step = _step(view, plan)
             if step is not None:
                 return step
@@ -247,19 +253,22 @@ def _play(view: View, know: Knowledge, may_wait: bool, may_hold: bool) -> Choice
             return choice
     if not can_discard:
         return _obligation(view)
-    return _discard(view, know, plan.left if wait and plan is not None else None,
-                    "wait" if wait else "hold" if hold else "")
+    # Once opened, the lay plan is the hand's structure: what it keeps is the deadwood.
+    deadwood = plan.left if plan is not None and (wait or opened) else None
+    return _discard(view, know, deadwood, "wait" if wait else "hold" if hold else "")
 
 
-def _step(view: View, plan: Plan) -> Choice | None:
-    """The plan's next lay that the engine allows: new melds, biggest first, then builds."""
+def _step(view: View, plan: Plan, lays: Sequence[Lay] | None = None) -> Choice | None:
+    """The plan's next lay (of ``lays``, by default all) that the engine allows: new melds,
+    biggest first, then builds."""
     legal = set(view.legal)
     me = view.player
     rules = view.rules
     opened = view.opened[me]
-    melds = sorted((x for x in plan.lays if x.is_meld),
+    lays = plan.lays if lays is None else lays
+    melds = sorted((x for x in lays if x.is_meld),
                    key=lambda x: -sum(rules.card_value(t) for t in x.tokens if t < JOKER))
-    for lay in (*melds, *(x for x in plan.lays if not x.is_meld)):
+    for lay in (*melds, *(x for x in lays if not x.is_meld)):
         action: Action = NewMeld(me, lay.tokens) if lay.is_meld else \
             Add(me, lay.tokens[0], meld_id=lay.meld_id)
         if action not in legal:

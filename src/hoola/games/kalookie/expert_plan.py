@@ -148,6 +148,14 @@ class _Search:
         self.values = [position_value(q, rules) if 1 <= q <= 14 else 0 for q in range(16)]
         self.points = [rules.card_value(c) for c in range(52)]
         self.room = [joker_room(s, rules) for s in slots]
+        # The slots a card might build on: runs of its suit, sets of its rank.
+        self.by_card: list[list[tuple[int, Slot]]] = [[] for _ in range(52)]
+        for i, slot in enumerate(slots):
+            meld = slot.meld
+            for c in range(52):
+                if (meld.kind == "run" and c // 13 == meld.suit) or \
+                        (meld.kind == "set" and c % 13 == meld.rank and not meld.identical):
+                    self.by_card[c].append((i, slot))
         self.memo: dict[tuple[int, int, int, int, bool, int], tuple[float, _Item | None]] = {}
 
     # -- the search -----------------------------------------------------------------------------
@@ -243,7 +251,7 @@ class _Search:
     def _items(self, card: int, code: int, jk: int, used: int) -> Iterator[_Item]:
         yield from self._sets(card, code, jk)
         yield from self._runs(card, code, jk)
-        for i, slot in enumerate(self.slots):
+        for i, slot in self.by_card[card]:
             yield from self._builds(i, slot, card, code, jk, used)
 
     def _sets(self, card: int, code: int, jk: int) -> Iterator[_Item]:

@@ -121,12 +121,12 @@ def test_once_opened_melds_stay_in_hand_until_someone_is_close(start: Any, play:
 
 def test_a_card_taken_to_meld_at_once_goes_down_alone(start: Any, play: Play) -> None:
     a = "2s 4s 6s 8s Ts 3h 5h 7h Jh 4d 6d 8d Td 2c Tc"
-    b = "Ks Kh Kd Kc Qs Qh Qd 2d 3d 4d 7s 8h 5h 9c Jc"
+    b = "Ks Kh Kd Kc Qs Qh Qd 2d 3d 9c Tc Jc 7s 8h 5h"
     s = play(start({"A": a, "B": b}, "Ac", "6c 3s", preset="scarne"), "B draw",
-             "B meld Ks Kh Kd Kc", "B meld Qs Qh Qd", "B discard 6c", "A draw", "A discard Tc")
+             "B meld Ks Kh Kd Kc", "B meld Qs Qh Qd", "B discard 6c", "A draw", "A discard 4d")
     assert choose(s)[0] == Take(1)
     play(s, "B take")
-    assert run_turn(s)[:-1] == ["B meld 9c Tc Jc"]  # Scarne: Tc must go down; 2d 3d 4d waits
+    assert run_turn(s)[:-1] == ["B meld 2d 3d 4d"]  # Scarne: 4d must go down; 9c Tc Jc waits
 
 
 # -- taking the discard -------------------------------------------------------------------------

@@ -109,8 +109,10 @@ class KalookieGame:
         return determinize(view, rng)
 
     def expert(self, seed: int | None = None) -> Player:
-        """Kalookie's rule-based bot is not written yet."""
-        raise NotImplementedError("Kalookie has no expert bot yet; the generic bots play it")
+        """Kalookie's rule-based bot (:class:`~hoola.games.kalookie.expert.ExpertBot`)."""
+        from hoola.games.kalookie.expert import ExpertBot
+
+        return ExpertBot(seed)
 
     def bots(self) -> Mapping[str, Callable[..., Player]]:
         """Kalookie's own bots (the expert, once written)."""

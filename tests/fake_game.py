@@ -268,6 +268,12 @@ class SnapGame:
     def expert(self, seed: int | None = None) -> Player:
         raise NotImplementedError("Snap has no expert")
 
+    def bots(self) -> Mapping[str, Any]:
+        return {}  # no bot of its own: random plays, and ismcts needs an expert
+
+    def format_action(self, action: Any, names: Sequence[str]) -> str:
+        return SnapState(names, 0).format(action)
+
     def record_text(self, match: Any, comment: str = "") -> str:
         out = [f"# {line}\n" for line in comment.splitlines()]
         out.append('format = "hoola-record/1"\ngame = "snap"\nrules = "plain"\n')

@@ -99,8 +99,9 @@ def parse_option_values(pairs: tuple[str, ...]) -> dict[str, object]:
 @click.option("--seed", type=int, default=None, help="Seed for the shuffles (replayable games).")
 @click.option("--bots", default=None,
               help="Opponents, comma-separated, used in turn. Every game: random, expert (the "
-                   "game's own bot; random where it has none yet). Hoola also: greedy (its "
-                   "default), ismcts, and the levels beginner, easy, medium, hard, master.")
+                   "game's own bot; random where it has none yet), ismcts (search through the "
+                   "expert) and the levels beginner, easy, medium, hard, master. Hoola also: "
+                   "greedy (its default).")
 @click.option("--deals", default=None, type=click.IntRange(1, 1000),
               help="Deals to play [hoola: 1; other games: until the game's own end, such as "
                    "Kalookie's pool being won].")

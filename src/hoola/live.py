@@ -19,14 +19,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from hoola.bots.levels import LEVELS
 from hoola.core.driver import turn_order
 from hoola.core.errors import IllegalActionError
 from hoola.core.game import Game, GameState, Player
 
 __all__ = ["BOT_KINDS", "check_bot_kind", "make_bot", "play_hand", "turn_of"]
 
-BOT_KINDS = ("random", "expert")
-"""The bots every game has: uniformly random moves, and the game's own rule-based bot."""
+BOT_KINDS = ("random", "expert", "ismcts", *LEVELS)
+"""The bots every game may name: uniformly random moves, the game's own rule-based bot, the
+search through it, and the strength levels (:mod:`hoola.bots`)."""
 
 
 def check_bot_kind(kind: str) -> None:
@@ -38,19 +40,18 @@ def check_bot_kind(kind: str) -> None:
 def make_bot(game: Game, kind: str, seed: int | None = None) -> tuple[Player, str | None]:
     """The bot ``kind`` for ``game``, and a sentence when another had to play in its place.
 
-    ``expert`` is the game's own bot (:meth:`~hoola.core.game.Game.expert`); a game that has
-    none yet is played by ``random``, and the sentence says so.
+    ``expert`` is the game's own bot (:meth:`~hoola.core.game.Game.expert`) and ``ismcts``
+    searches through it; a game that has none yet is played by ``random``, and the sentence
+    says so.
     """
+    from hoola.bots import kinds_of
+    from hoola.bots import make_bot as make
     from hoola.bots.random import RandomBot
 
     check_bot_kind(kind)
-    if kind == "expert":
-        try:
-            return game.expert(seed), None
-        except NotImplementedError:
-            return RandomBot(seed), f"{game.title} has no expert bot yet: random bots play " \
-                                    "in its place."
-    return RandomBot(seed), None
+    if kind in kinds_of(game) or kind in LEVELS:
+        return make(kind, seed, game=game), None
+    return RandomBot(seed), f"{game.title} has no expert bot yet: random bots play in its place."
 
 
 def turn_of(state: GameState) -> int:

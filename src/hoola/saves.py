@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, Generic, Self, TypeVar, cast
 
 from hoola.core.errors import RecordError
 from hoola.core.game import Game, GameState
@@ -196,12 +196,68 @@ def load_match(path: Path, *, seed: int | None = None) -> tuple[Match, MatchPlan
     return resume_match(record, seed=seed), plan
 
 
-class SavedMatch:
+StateT = TypeVar("StateT")
+
+
+class _Autosaved(Generic[StateT]):
+    """What both kinds of saved game share: the deal in play, counting finished deals, and a
+    save after every move that survives a failing disk (the last good save is kept)."""
+
+    match: Any
+    path: Path
+    counted: set[int]
+    save_problem: str | None
+
+    def save(self) -> None:
+        """Write the record of the game so far, all at once."""
+        raise NotImplementedError
+
+    @property
+    def deal_number(self) -> int:
+        """The number of the deal being played (or last played), from 1."""
+        return max(len(self.match.deals), 1)
+
+    @property
+    def finished_deals(self) -> int:
+        """How many deals are over."""
+        return sum(1 for s in self.match.deals if s.is_over)
+
+    def next_deal(self) -> StateT:
+        """The unfinished deal, or a new one dealt (and saved)."""
+        deals = self.match.deals
+        if deals and not deals[-1].is_over:
+            return cast(StateT, deals[-1])
+        state = self.match.new_deal()
+        self.moved(state)
+        return cast(StateT, state)
+
+    def moved(self, state: Any) -> str | None:
+        """After an action on ``state``: fold a finished deal into the score, and save. Returns
+        a sentence for the person when saving starts failing (the last save is kept) or works
+        again."""
+        if state.is_over and id(state) not in self.counted:
+            self.counted.add(id(state))
+            self.match.finish_deal()
+        was = self.save_problem
+        try:
+            self.save()
+        except OSError as exc:
+            self.save_problem = f"The game cannot be saved to {self.path} " \
+                                f"({exc.strerror or exc}); the last save is kept, and saving " \
+                                "is tried again after every move."
+            return self.save_problem if was is None else None
+        self.save_problem = None
+        return f"The game is saved again to {self.path}." if was is not None else None
+
+
+class SavedMatch(_Autosaved[DealState]):
     """A match between one person and bots, saved to ``path`` after every move.
 
     Both terminal games play through it: :meth:`new` or :meth:`resume`, then each deal from
     :meth:`next_deal`, calling :meth:`moved` after every action.
     """
+
+    match: Match
 
     def __init__(self, match: Match, plan: MatchPlan, path: Path, *, seed: int) -> None:
         if plan.deals < 1:
@@ -249,16 +305,6 @@ class SavedMatch:
         return self.match.rules
 
     @property
-    def deal_number(self) -> int:
-        """The number of the deal being played (or last played), from 1."""
-        return max(len(self.match.deals), 1)
-
-    @property
-    def finished_deals(self) -> int:
-        """How many deals are over."""
-        return sum(1 for s in self.match.deals if s.is_over)
-
-    @property
     def is_over(self) -> bool:
         """Whether every deal of the match has been played."""
         return self.finished_deals >= self.plan.deals
@@ -267,32 +313,6 @@ class SavedMatch:
         """Each finished deal's number and payments, for the running score."""
         return [(i, dict(s.result.payments)) for i, s in enumerate(self.match.deals, 1)
                 if s.result is not None]
-
-    def next_deal(self) -> DealState:
-        """The unfinished deal, or a new one dealt (and saved)."""
-        deals = self.match.deals
-        if deals and not deals[-1].is_over:
-            return deals[-1]
-        state = self.match.new_deal()
-        self.moved(state)
-        return state
-
-    def moved(self, state: DealState) -> str | None:
-        """After an action on ``state``: count a finished deal and save. Returns a sentence for
-        the person when saving starts failing (the previous save is kept) or works again."""
-        if state.is_over and id(state) not in self.counted:
-            self.counted.add(id(state))
-            self.match.finish_deal()
-        was = self.save_problem
-        try:
-            self.save()
-        except OSError as exc:
-            self.save_problem = f"The game cannot be saved to {self.path} " \
-                                f"({exc.strerror or exc}); the last save is kept, and saving " \
-                                "is tried again after every move."
-            return self.save_problem if was is None else None
-        self.save_problem = None
-        return f"The game is saved again to {self.path}." if was is not None else None
 
     def save(self) -> None:
         """Write the record of the match so far (``hoola verify`` accepts it), all at once."""
@@ -344,7 +364,7 @@ def game_of_save(path: Path) -> str:
     return game_name_of(parse_toml(read_text(path)))
 
 
-class SavedGame:
+class SavedGame(_Autosaved[GameState]):
     """A game of any registered kind between one person and bots, saved to ``path`` after every
     move through the game's own records (:meth:`~hoola.core.game.Game.record_text`).
 
@@ -405,47 +425,10 @@ class SavedGame:
                    preset=preset if isinstance(preset, str) else game.default_preset)
 
     @property
-    def deal_number(self) -> int:
-        """The number of the deal being played (or last played), from 1."""
-        return max(len(self.match.deals), 1)
-
-    @property
-    def finished_deals(self) -> int:
-        """How many deals are over."""
-        return sum(1 for s in self.match.deals if s.is_over)
-
-    @property
     def is_over(self) -> bool:
         """Whether the game has reached its own end, or the number of deals planned."""
         planned = self.plan.deals is not None and self.finished_deals >= self.plan.deals
         return planned or self.match.is_over
-
-    def next_deal(self) -> GameState:
-        """The unfinished deal, or a new one dealt (and saved)."""
-        deals = self.match.deals
-        if deals and not deals[-1].is_over:
-            return deals[-1]
-        state = self.match.new_deal()
-        self.moved(state)
-        return state
-
-    def moved(self, state: GameState) -> str | None:
-        """After an action on ``state``: fold a finished deal into the score, and save. Returns
-        a sentence for the person when saving starts failing (the last save is kept) or works
-        again."""
-        if state.is_over and id(state) not in self.counted:
-            self.counted.add(id(state))
-            self.match.finish_deal()
-        was = self.save_problem
-        try:
-            self.save()
-        except OSError as exc:
-            self.save_problem = f"The game cannot be saved to {self.path} " \
-                                f"({exc.strerror or exc}); the last save is kept, and saving " \
-                                "is tried again after every move."
-            return self.save_problem if was is None else None
-        self.save_problem = None
-        return f"The game is saved again to {self.path}." if was is not None else None
 
     def save(self) -> None:
         """Write the record of the game so far (``hoola verify`` accepts it), all at once."""

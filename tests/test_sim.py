@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -14,7 +15,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from hoola.bots import make_bot
 from hoola.cli import cli
+from hoola.core.driver import play_deal
+from hoola.core.errors import IllegalActionError
+from hoola.core.game import GameState
+from hoola.core.registry import get_game
 from hoola.games.hoola.records import verify_path
 from hoola.games.hoola.rules import Rules
 from hoola.sim import SimConfig, bot_stats, margin, rules_stats, run, seatings
@@ -339,3 +345,48 @@ def test_levels_are_bots_for_the_sim_and_the_help_names_them_all() -> None:
         help_text = " ".join(CliRunner().invoke(cli, [command, "--help"]).output.split())
         for kind in bot_kinds():
             assert kind in help_text, (command, kind)
+
+
+# -- the generic outcome of a deal, as each game tells it ----------------------------------------
+
+def _played(game_name: str, seed: int, preset: str | None = None,
+            bot: str = "random") -> GameState:
+    """A deal of ``game_name`` played to its end by four ``bot``s."""
+    game = get_game(game_name)
+    state = game.new_deal(game.rules(preset), ["A", "B", "C", "D"], seed=seed)
+    bots = [make_bot(bot, seed + s, game=game) for s in range(4)]
+    return play_deal(state, bots, rng=random.Random(seed))
+
+
+def test_a_hoola_outcome_tells_the_end_the_winners_and_the_undercut_knocker() -> None:
+    from hoola.games.hoola.actions import Draw, Knock, Take
+
+    unfinished = get_game("hoola").new_deal(PAGAT, ["A", "B", "C", "D"], seed=1)
+    with pytest.raises(IllegalActionError) as caught:
+        unfinished.outcome()
+    assert caught.value.code == "deal-not-over"
+    undercuts = 0
+    for seed in range(60):
+        state = _played("hoola", seed, bot="greedy")  # knocks whenever it may
+        o, result = state.outcome(), state.result  # type: ignore[attr-defined]
+        assert (o.end, o.winners, o.dealer) == (result.end, tuple(result.winners), 0)
+        assert o.turns == sum(isinstance(a, Draw | Take) for a in state.history)
+        assert list(o.tags) == ["undercut", "paid for all"]
+        last = state.history[-1]
+        knocker_lost = isinstance(last, Knock) and last.player not in result.winners
+        assert o.tags["undercut"] == ((last.player,) if knocker_lost else ())
+        undercuts += bool(o.tags["undercut"])
+        assert o.tags["paid for all"] == (() if knocker_lost or result.payer is None
+                                          else (result.payer,))
+    assert undercuts  # the case the tag is for did occur
+
+
+@pytest.mark.parametrize(("preset", "tags"), [("british", ["bought in", "out"]),
+                                              ("north-american", [])])
+def test_a_kalookie_outcome_tells_the_end_and_the_winner(preset: str, tags: list[str]) -> None:
+    for seed in range(4):
+        state = _played("kalookie", seed, preset)
+        o, result = state.outcome(), state.result  # type: ignore[attr-defined]
+        assert o.end == result.end in ("call-up", "kalookie", "void")
+        assert o.winners == (() if result.winner is None else (result.winner,))
+        assert o.dealer == 0 and o.turns > 0 and list(o.tags) == tags

@@ -85,6 +85,21 @@ class HoolaGame:
 
         return format_action(action, names)
 
+    def parse_action(self, text: str, names: Sequence[str]) -> Any:
+        """An action from record notation (``"B take 9d with 9s 9h"``)."""
+        from hoola.games.hoola.actions import parse_action
+
+        return parse_action(text, names)
+
+    def record_text(self, match: Any, comment: str = "") -> str:
+        """The match so far (a :class:`Match`) as a record's text, ``comment`` heading it; the
+        totals are written once a deal has been counted."""
+        from hoola.games.hoola.records import dumps, record_of
+
+        header = "".join(f"# {line}".rstrip() + "\n" for line in comment.splitlines())
+        totals = match.totals if match.counted else None
+        return dumps(record_of(match.deals, rules=match.rules, totals=totals, comment=header))
+
     def verify_record(self, data: dict[str, Any], text: str = "") -> list[str]:
         """The problems of a Hoola record's parsed TOML (none when it verifies)."""
         from hoola.games.hoola.records import record_from_data, verify

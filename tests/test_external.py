@@ -16,7 +16,11 @@ from typing import Any
 
 import pytest
 
-from hoola.bots.external import MAX_LINE, ExternalBot, ExternalBotError, stop_all, view_to_json
+from hoola.bots import make_bot
+from hoola.bots.external import MAX_LINE, ExternalBot, ExternalBotError, hello_message, stop_all
+from hoola.core.driver import play_deal as drive
+from hoola.core.records import verify_path
+from hoola.core.registry import get_game
 from hoola.games.hoola import DealState, Rules
 from hoola.games.hoola.expert import ExpertBot
 from hoola.games.hoola.greedy import GreedyBot
@@ -305,10 +309,10 @@ def test_ctrl_c_just_as_a_bot_starts_leaves_no_program_behind(
 
 def test_the_view_message_shows_only_what_the_player_may_know() -> None:
     state = DealState.new(PAGAT, 4, seed=4)
-    message = view_to_json(state.view(2))
+    message = state.view(2).to_json()
     text = json.dumps(message)
     assert message["hands"] is None and message["result"] is None
-    others = {c for q in (0, 1, 3) for c in view_to_json(state.view(q))["hand"]}
+    others = {c for q in (0, 1, 3) for c in state.view(q).to_json()["hand"]}
     assert len(others) == 21 and not others & set(message["hand"])
     assert not any(f'"{c}"' in text for c in others)
 
@@ -336,3 +340,85 @@ def test_the_act_message_carries_an_id_the_example_echoes(tmp_path: Path) -> Non
     acts = [m for m in lines if m.get("type") == "act"]
     answers = [m for m in lines if m.get("type") == "action"]
     assert [m["id"] for m in acts] == [1, 2] and [m["id"] for m in answers] == [1, 2]
+
+
+# -- every game through the same protocol ------------------------------------------------------
+
+KALOOKIE = get_game("kalookie")
+BRITISH = KALOOKIE.rules("british")
+
+
+def test_the_example_plays_kalookie_and_the_hello_names_the_game_and_its_rules(
+        tmp_path: Path) -> None:
+    log = tmp_path / "log"
+    tee = tmp_path / "tee.py"  # the example bot behind a recorder of what the host sends
+    tee.write_text(
+        "import subprocess, sys\n"
+        f"log = open({str(log)!r}, 'w')\n"
+        f"bot = subprocess.Popen({[*RANDOM_BOT, '3']!r}, stdin=subprocess.PIPE, text=True)\n"
+        "for line in sys.stdin:\n"
+        "    log.write(line); log.flush()\n"
+        "    bot.stdin.write(line); bot.stdin.flush()\n", encoding="utf-8")
+    rules = KALOOKIE.rules("british", {"target": 151})
+    with ExternalBot([sys.executable, str(tee)], name="rnd", game="kalookie", rules=rules,
+                     timeout=10 + SLACK) as bot:
+        for seed in range(2):
+            state = KALOOKIE.new_deal(rules, ["A", "B", "C"], seed=seed)
+            others = [make_bot("random", seed, game=KALOOKIE) for _ in range(2)]
+            bot.begin_deal(state.view(1))
+            drive(state, [others[0], bot, others[1]], rng=random.Random(seed))
+            bot.end_deal(state.view(1))
+            assert state.is_over and sum(state.returns()) == 0
+            assert any(a.player == 1 for a in state.history)
+    sent = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert sent[0] == {"type": "hello", "protocol": "hoola-bot/1", "game": "kalookie",
+                       "rules": {"preset": "british", "options": {"target": 151}}}
+    acts = [m for m in sent if m["type"] == "act"]
+    assert acts and all(m["view"]["game"] == "kalookie" and m["view"]["legal"] for m in acts)
+    assert [m["type"] for m in sent].count("end") == 2
+
+
+def test_a_hoola_hello_names_the_game_and_keeps_the_protocol() -> None:
+    assert hello_message(get_game("hoola")) == {"type": "hello", "protocol": "hoola-bot/1",
+                                                "game": "hoola"}
+    assert hello_message(get_game("hoola"), Rules.preset("pagat", knock_limit=15))["rules"] == \
+        {"preset": "pagat", "options": {"knock_limit": 15}}
+
+
+@pytest.mark.parametrize(("act", "code", "words"), [
+    (answer(action="B draw"), None, ""),
+    (answer(action="B  draw   # a comment"), None, ""),  # read by the notation, not as text
+    (answer(action="B discard As"), "external-illegal", "not legal now"),
+    (answer(action="B fly"), "external-illegal", "'B fly'"),
+    (answer(action="Z draw"), "external-illegal", "no player is named 'Z'"),
+])
+def test_a_kalookie_answer_is_read_with_kalookie_s_notation(tmp_path: Path, act: str,
+                                                            code: str | None,
+                                                            words: str) -> None:
+    state = KALOOKIE.new_deal(BRITISH, ["A", "B", "C"], seed=3)  # B draws first
+    bot = ExternalBot(hostile(tmp_path, act), name="bad", game=KALOOKIE, rules=BRITISH,
+                      timeout=1.0 + SLACK)
+    try:
+        if code is None:
+            assert bot.act(state.view(1)) == state.legal_actions(1)[0]
+            return
+        with pytest.raises(ExternalBotError) as caught:
+            bot.act(state.view(1))
+        assert caught.value.code == code and words in caught.value.message
+    finally:
+        bot.close()
+
+
+def test_hoola_sim_seats_an_external_bot_at_kalookie(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from hoola.cli import cli
+
+    command = f"rnd={sys.executable} {ROOT / 'examples' / 'random_bot.py'} 5"
+    result = CliRunner().invoke(cli, ["sim", "-g", "kalookie", "-x", command, "--bots",
+                                      "rnd,random", "-n", "2", "-j", "1", "--records",
+                                      str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "rnd - random" in result.output and "bot errors" not in result.output
+    files = sorted(tmp_path.iterdir())
+    assert len(files) == 4 and all(verify_path(f).ok for f in files)

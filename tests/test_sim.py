@@ -4,24 +4,34 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
+import random
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
+from hoola.bots import make_bot
 from hoola.cli import cli
-from hoola.games.hoola.records import verify_path
+from hoola.core.driver import play_deal
+from hoola.core.errors import IllegalActionError, NotationError, RulesError
+from hoola.core.game import GameState, OptionInfo, Outcome, PresetInfo
+from hoola.core.records import verify_path
+from hoola.core.registry import get_game
+from hoola.core.table import Moment, Table
 from hoola.games.hoola.rules import Rules
 from hoola.sim import SimConfig, bot_stats, margin, rules_stats, run, seatings
 from hoola.sim.simulation import parse_spec, play_unit
-from hoola.sim.stats import mean_ci
+from hoola.sim.stats import mean_ci, team_stats
 
 PAGAT = Rules.preset("pagat")
 
@@ -199,13 +209,17 @@ def _start_time(pid: str) -> str | None:
     return stat.rpartition(")")[2].split()[19]
 
 
-def test_a_bot_that_crashes_forfeits_its_deals_and_the_run_goes_on(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("game", "other", "units"), [("hoola", "greedy", 6),
+                                                       ("kalookie", "random", 3)])
+def test_a_bot_that_crashes_forfeits_its_deals_and_the_run_goes_on(tmp_path: Path, game: str,
+                                                                   other: str,
+                                                                   units: int) -> None:
     command, pids = faulty(tmp_path, "crash")
     external = (tuple(command.split("=", 1)),)
-    config = SimConfig(("faulty", "greedy"), PAGAT, units=6, seed=1, records=True,
-                       external=external)  # type: ignore[arg-type]
+    config = SimConfig(("faulty", other), get_game(game).rules(), units=units, seed=1,
+                       records=True, external=external, game=game)  # type: ignore[arg-type]
     games = run(config, workers=1)
-    assert len(games) == 12
+    assert len(games) == 2 * units
     forfeited = [(g, d) for g in games for d in g.deals if d.forfeit is not None]
     errors = [e for g in games for e in g.errors]
     assert forfeited and len(errors) == len(forfeited) < len(games)
@@ -219,9 +233,9 @@ def test_a_bot_that_crashes_forfeits_its_deals_and_the_run_goes_on(tmp_path: Pat
             assert sum(d.payments) == pytest.approx(0)
     for e in errors:
         assert e.bot == "faulty" and e.code == "external-exited" and "exit code 7" in e.reason
-    stats = {s.bot: s for s in bot_stats(games, ["faulty", "greedy"])}
-    assert stats["faulty"].forfeits == len(forfeited) and stats["greedy"].forfeits == 0
-    assert stats["faulty"].stakes.mean == pytest.approx(-stats["greedy"].stakes.mean)
+    stats = {s.bot: s for s in bot_stats(games, ["faulty", other])}
+    assert stats["faulty"].forfeits == len(forfeited) and stats[other].forfeits == 0
+    assert stats["faulty"].stakes.mean == pytest.approx(-stats[other].stakes.mean)
     for g in games:  # the record holds the forfeited deal as played so far, and verifies
         path = tmp_path / f"{g.unit}-{g.rotation}.toml"
         path.write_text(g.record or "", encoding="utf-8")
@@ -400,3 +414,403 @@ def test_levels_are_bots_for_the_sim_and_the_help_names_them_all() -> None:
         help_text = " ".join(CliRunner().invoke(cli, [command, "--help"]).output.split())
         for kind in bot_kinds():
             assert kind in help_text, (command, kind)
+
+
+# -- the generic outcome of a deal, as each game tells it ----------------------------------------
+
+def _played(game_name: str, seed: int, preset: str | None = None,
+            bot: str = "random") -> GameState:
+    """A deal of ``game_name`` played to its end by four ``bot``s."""
+    game = get_game(game_name)
+    state = game.new_deal(game.rules(preset), ["A", "B", "C", "D"], seed=seed)
+    bots = [make_bot(bot, seed + s, game=game) for s in range(4)]
+    return play_deal(state, bots, rng=random.Random(seed))
+
+
+def test_a_hoola_outcome_tells_the_end_the_winners_and_the_undercut_knocker() -> None:
+    from hoola.games.hoola.actions import Draw, Knock, Take
+
+    unfinished = get_game("hoola").new_deal(PAGAT, ["A", "B", "C", "D"], seed=1)
+    with pytest.raises(IllegalActionError) as caught:
+        unfinished.outcome()
+    assert caught.value.code == "deal-not-over"
+    undercuts = 0
+    for seed in range(60):
+        state = _played("hoola", seed, bot="greedy")  # knocks whenever it may
+        o, result = state.outcome(), state.result  # type: ignore[attr-defined]
+        assert (o.end, o.winners, o.dealer) == (result.end, tuple(result.winners), 0)
+        assert o.turns == sum(isinstance(a, Draw | Take) for a in state.history)
+        assert list(o.tags) == ["undercut", "paid for all"]
+        last = state.history[-1]
+        knocker_lost = isinstance(last, Knock) and last.player not in result.winners
+        assert o.tags["undercut"] == ((last.player,) if knocker_lost else ())
+        undercuts += bool(o.tags["undercut"])
+        assert o.tags["paid for all"] == (() if knocker_lost or result.payer is None
+                                          else (result.payer,))
+    assert undercuts  # the case the tag is for did occur
+
+
+@pytest.mark.parametrize(("preset", "tags"), [("british", ["bought in", "out"]),
+                                              ("north-american", [])])
+def test_a_kalookie_outcome_tells_the_end_and_the_winner(preset: str, tags: list[str]) -> None:
+    for seed in range(4):
+        state = _played("kalookie", seed, preset)
+        o, result = state.outcome(), state.result  # type: ignore[attr-defined]
+        assert o.end == result.end in ("call-up", "kalookie", "void")
+        assert o.winners == (() if result.winner is None else (result.winner,))
+        assert o.dealer == 0 and o.turns > 0 and list(o.tags) == tags
+
+
+# -- a third game, registered in these tests only: the lab plays it with no change --------------
+
+@dataclass(frozen=True)
+class Add:
+    """Race's only action: ``player`` adds ``amount`` (1 to 3) to the count."""
+
+    player: int
+    amount: int
+
+
+@dataclass(frozen=True)
+class RaceRules:
+    """Race's rules: the count to reach (exactly; going over busts)."""
+
+    preset_name: str = "standard"
+    target: int = 10
+
+    def options(self) -> dict[str, Any]:
+        return {"target": self.target}
+
+    def overrides(self) -> dict[str, Any]:
+        return {} if self.target == 10 else {"target": self.target}
+
+
+@dataclass(frozen=True)
+class RaceView:
+    """What a seat knows of a Race deal: everything (nothing is hidden)."""
+
+    player: int
+    names: tuple[str, ...]
+    count: int
+    target: int
+    legal: tuple[Add, ...]
+    can_pass: bool = False
+
+    def table(self) -> Table:
+        return Table(zones=(), moment=Moment(actors=(), turn=None, phase="play"))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": "race", "player": self.player, "names": list(self.names),
+                "count": self.count, "target": self.target,
+                "legal": [race_format(a, self.names) for a in self.legal],
+                "can_pass": self.can_pass}
+
+
+def race_format(action: Add, names: Sequence[str]) -> str:
+    return f"{names[action.player]} add {action.amount}"
+
+
+def race_parse(text: str, names: Sequence[str]) -> Add:
+    words = text.split()
+    if len(words) != 3 or words[0] not in names or words[1] != "add" or \
+            words[2] not in ("1", "2", "3"):
+        raise NotationError(f"cannot read {text!r}: write 'NAME add 1', 2 or 3")
+    return Add(list(names).index(words[0]), int(words[2]))
+
+
+class RaceState:
+    """A deal of Race: in turn from the dealer's left, each adds 1 to 3 to the count; who
+    reaches the target exactly wins for their team, who goes over loses it (and is tagged)."""
+
+    def __init__(self, rules: RaceRules, names: Sequence[str], dealer: int, start: int) -> None:
+        self.rules, self.names, self.dealer = rules, tuple(names), dealer
+        self.count = start
+        self.history: list[Any] = []
+        self.current = (dealer + 1) % len(names)
+
+    @property
+    def is_over(self) -> bool:
+        return self.count >= self.rules.target
+
+    def actors(self) -> frozenset[int]:
+        return frozenset() if self.is_over else frozenset({self.current})
+
+    def legal_actions(self, player: int) -> list[Add]:
+        return [Add(player, k) for k in (1, 2, 3)] if player in self.actors() else []
+
+    def can(self, action: Any) -> bool:
+        return action in self.legal_actions(getattr(action, "player", -1))
+
+    def verify(self, action: Any) -> None:
+        if not self.can(action):
+            raise IllegalActionError(f"{action!r} is not legal now")
+
+    def apply(self, action: Any) -> Any:
+        self.verify(action)
+        self.history.append(action)
+        self.count += action.amount
+        self.current = (self.current + 1) % len(self.names)
+        return action
+
+    def resolve(self, decisions: Sequence[Any]) -> Any | None:
+        return decisions[0] if decisions else None
+
+    def view(self, player: int) -> RaceView:
+        return RaceView(player, self.names, self.count, self.rules.target,
+                        tuple(self.legal_actions(player)))
+
+    def _teams(self, seat: int) -> tuple[int, ...]:
+        n = len(self.names)
+        return tuple(q for q in range(n) if q % 2 == seat % 2) if n == 4 else (seat,)
+
+    def outcome(self) -> Outcome:
+        if not self.is_over:
+            raise IllegalActionError("the deal is not over", "deal-not-over")
+        last = self.history[-1]
+        bust = self.count > self.rules.target
+        mover = self._teams(last.player)
+        winners = tuple(q for q in range(len(self.names)) if (q in mover) != bust)
+        return Outcome("bust" if bust else "exact", winners, self.dealer, len(self.history),
+                       {"went over": (last.player,) if bust else ()})
+
+    def returns(self) -> list[Fraction]:
+        if not self.is_over:
+            return [Fraction(0)] * len(self.names)
+        won = self.outcome().winners
+        return [Fraction(len(self.names) - len(won), len(won)) if q in won else Fraction(-1)
+                for q in range(len(self.names))]
+
+    def format(self, action: Any) -> str:
+        return race_format(action, self.names)
+
+    def parse(self, text: str) -> Any:
+        return race_parse(text, self.names)
+
+    def copy(self) -> RaceState:
+        other = RaceState(self.rules, self.names, self.dealer, self.count)
+        other.history, other.current = list(self.history), self.current
+        return other
+
+
+class RaceMatch:
+    """Race deals, the deal passing left, until a seat is 3 up or the front end stops."""
+
+    def __init__(self, rules: RaceRules, names: Sequence[str], seed: int | None) -> None:
+        self.rules, self.names = rules, tuple(names)
+        self.rng = random.Random(seed)
+        self.deals: list[RaceState] = []
+        self.money = [Fraction(0)] * len(self.names)
+
+    @property
+    def is_over(self) -> bool:
+        return max(self.money) >= 3
+
+    def new_deal(self) -> RaceState:
+        state = RaceState(self.rules, self.names, len(self.deals) % len(self.names),
+                          self.rng.randrange(6))
+        self.deals.append(state)
+        return state
+
+    def finish_deal(self) -> None:
+        self.money = [m + r for m, r in zip(self.money, self.deals[-1].returns(), strict=True)]
+
+    def totals(self) -> list[Fraction]:
+        return list(self.money)
+
+    def scoreboard(self) -> Table:
+        return Table(zones=(), moment=Moment(actors=(), turn=None, phase="over"))
+
+
+class RaceGame:
+    """Race as a registry holds it; its records are the deals' starts and actions."""
+
+    name, title, min_players, max_players, default_preset = "race", "Race", 2, 4, "standard"
+
+    def presets(self) -> Sequence[PresetInfo]:
+        return [PresetInfo("standard", "these tests"), PresetInfo("short", "these tests")]
+
+    def option_infos(self) -> Sequence[OptionInfo]:
+        return [OptionInfo("target", 10, "a whole number", "the count to reach")]
+
+    def rules(self, preset: str | None = None, options: Mapping[str, Any] | None = None,
+              ) -> RaceRules:
+        if preset not in (None, "standard", "short"):
+            raise RulesError(f"unknown Race preset {preset!r}")
+        target = dict(options or {}).get("target", 6 if preset == "short" else 10)
+        return RaceRules(preset or "standard", target)
+
+    def teams(self, rules: Any, players: int) -> tuple[tuple[int, ...], ...] | None:
+        return ((0, 2), (1, 3)) if players == 4 else None
+
+    def new_deal(self, rules: Any, names: Sequence[str], *, seed: int | None = None,
+                 ) -> RaceState:
+        return RaceMatch(rules, names, seed).new_deal()
+
+    def new_match(self, rules: Any, names: Sequence[str], *, seed: int | None = None,
+                  ) -> RaceMatch:
+        return RaceMatch(rules, names, seed)
+
+    def determinize(self, view: Any, rng: random.Random) -> RaceState:
+        raise NotImplementedError
+
+    def expert(self, seed: int | None = None) -> Any:
+        raise NotImplementedError
+
+    def bots(self) -> Mapping[str, Callable[..., Any]]:
+        return {}
+
+    def format_action(self, action: Any, names: Sequence[str]) -> str:
+        return race_format(action, names)
+
+    def parse_action(self, text: str, names: Sequence[str]) -> Any:
+        return race_parse(text, names)
+
+    def record_text(self, match: Any, comment: str = "") -> str:
+        lines = [f"# {line}" for line in comment.splitlines()]
+        lines += ['format = "hoola-record/1"', 'game = "race"',
+                  f"target = {match.rules.target}", f"players = {json.dumps(match.names)}"]
+        for d in match.deals:
+            start = d.count - sum(a.amount for a in d.history)
+            lines += ["[[deal]]", f"dealer = {d.dealer}", f"start = {start}",
+                      f"actions = {json.dumps([d.format(a) for a in d.history])}"]
+        return "\n".join(lines) + "\n"
+
+    def verify_record(self, data: dict[str, Any], text: str = "") -> list[str]:
+        rules = RaceRules(target=data["target"])
+        for i, d in enumerate(data["deal"], 1):
+            state = RaceState(rules, data["players"], d["dealer"], d["start"])
+            for text_ in d["actions"]:
+                if not state.can(state.parse(text_)):
+                    return [f"deal {i}: {text_} refused"]
+                state.apply(state.parse(text_))
+        return []
+
+    def tell_record(self, data: dict[str, Any], text: str = "") -> Iterator[str]:
+        return iter(())
+
+
+@pytest.fixture
+def race(monkeypatch: pytest.MonkeyPatch) -> RaceGame:
+    """Race, registered for one test."""
+    from hoola.core import registry
+
+    game = RaceGame()
+    registry.game_names()  # the entry points first, so Race is one more
+    monkeypatch.setitem(registry._GAMES, game.name, game)
+    return game
+
+
+def test_the_lab_plays_a_game_it_has_never_heard_of_with_teams(race: RaceGame,
+                                                               tmp_path: Path) -> None:
+    from rich.console import Console
+
+    from hoola.sim.report import simulate
+
+    console = Console(width=80, record=True, file=io.StringIO())
+    config = SimConfig(("random", "beginner"), race.rules(), units=12, seed=3, game="race",
+                       match_deals=5)
+    games = simulate(config, workers=1, console=console, records_dir=tmp_path)
+    text = console.export_text()
+    assert "Race: 12 units" in text and "rules standard" in text
+    for words in ("Teams: stakes won per deal", "random+random", "beginner+beginner",
+                  "won by exact", "went over", "random - beginner"):
+        assert words in text, words
+    assert len(games) == 24 and all(g.teams == ((0, 2), (1, 3)) for g in games)
+    assert any(len(g.deals) < 5 for g in games)  # a match ended by the game's own end
+    for g in games:
+        totals = [sum(d.payments[q] for d in g.deals) for q in range(4)]
+        assert totals[0] == totals[2] and totals[1] == totals[3] and sum(totals) == 0
+        assert all(d.dealer == k % 4 for k, d in enumerate(g.deals))
+    teams = {t.team: t for t in team_stats(games)}
+    assert teams["random+random"].stakes.mean == pytest.approx(
+        -teams["beginner+beginner"].stakes.mean)
+    files = sorted(tmp_path.iterdir())
+    assert len(files) == 24 and all(verify_path(f).ok for f in files)
+    # Another seat count: no teams, so no team table.
+    two = SimConfig(("random",), race.rules("short"), players=3, units=2, seed=1, game="race")
+    assert all(g.teams is None for g in run(two, workers=1)) and not team_stats(run(two, 1))
+
+
+# -- Kalookie in the lab ---------------------------------------------------------------------------
+
+BRITISH = get_game("kalookie").rules("british")
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_hoola_sim_plays_kalookie_and_saves_records_that_verify(tmp_path: Path,
+                                                                workers: str) -> None:
+    result = CliRunner().invoke(cli, ["sim", "--game", "kalookie", "--bots", "random,beginner",
+                                      "-n", "3", "-j", workers, "--seed", "4", "--records",
+                                      str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "Kalookie: 3 units (duplicate seats), 6 games, 6 deals, 4 players, rules british" \
+        in result.output
+    for words in ("stakes/deal", "random - beginner", "bought in", "turns per deal"):
+        assert words in result.output, words
+    files = sorted(tmp_path.iterdir())
+    assert len(files) == 6 and all(verify_path(f).ok for f in files)
+    assert all('game = "kalookie"' in f.read_text(encoding="utf-8") for f in files)
+
+
+def test_kalookie_units_are_duplicate_deals_and_independent_of_the_processes() -> None:
+    config = SimConfig(("random", "beginner"), BRITISH, units=2, seed=6, game="kalookie",
+                       records=True)
+    one, two = run(config, workers=1), run(config, workers=2)
+    assert [(g.unit, g.rotation, g.deals) for g in one] == \
+        [(g.unit, g.rotation, g.deals) for g in two]
+    first, second = play_unit(config, 0)
+    hands = [g.record.split("hands = ")[1].split("\n")[0] for g in (first, second)  # type: ignore
+             ]
+    assert hands[0].replace("random", "X").replace("beginner", "X") == \
+        hands[1].replace("random", "X").replace("beginner", "X")
+    for g in one:
+        for d in g.deals:  # a lone hand's money is its own payments: zero-sum
+            assert sum(d.payments) == 0 and d.end in ("call-up", "kalookie", "void")
+
+
+def test_a_kalookie_match_counts_its_pool_and_ends_when_the_pool_is_won() -> None:
+    config = SimConfig(("random",), BRITISH, units=2, seed=2, game="kalookie",
+                       match_deals=500, records=True)
+    for g in run(config, workers=1):
+        assert 1 < len(g.deals) < 500  # ended by the game: the pool was won
+        money = [sum(d.payments[q] for d in g.deals) for q in range(4)]
+        assert sum(money) == pytest.approx(0)  # stakes in, buy-ins in, the pool out
+        assert max(money) > 0 and sum(d.tags["out"] != () for d in g.deals) >= 1
+        totals = g.record.split("totals = ")[1].split("\n")[0]  # type: ignore[union-attr]
+        for q, name in enumerate(g.names):
+            assert f"{name} = {money[q]:g}" in totals
+    # Cut short by the deal count, the pool is still on the table: it counts as paid in.
+    short = run(replace(config, match_deals=1 + 1, records=False), workers=1)
+    assert all(sum(sum(d.payments) for d in g.deals) < 0 for g in short)
+
+
+def test_hoola_sim_compares_kalookie_presets() -> None:
+    result = CliRunner().invoke(cli, ["sim", "-g", "kalookie", "--compare-rules",
+                                      "british,swedish", "-n", "2", "-j", "1", "--bots",
+                                      "random", "-p", "3"])
+    assert result.exit_code == 0, result.output
+    for words in ("Kalookie: 2 units per rule set", "british", "swedish", "dealer+2",
+                  "stakes/deal"):
+        assert words in result.output, words
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["-g", "chess"], "unknown game 'chess': the games are hoola, kalookie"),
+    (["-g", "kalookie", "--bots", "greedy"], "unknown bot 'greedy'; bots are random"),
+    (["-g", "kalookie", "-p", "9"], "Kalookie is played by 2 to 6 players, not 9"),
+    (["-p", "1"], "Hoola (훌라) is played by 2 to 7 players, not 1"),
+    (["-g", "kalookie", "-r", "pagat"], "unknown Kalookie preset 'pagat'"),
+    (["-g", "kalookie", "-o", "knock_limit=3"], "knock_limit"),
+    (["-g", "kalookie", "--compare-rules", "british,pagat"], "pagat"),
+])
+def test_hoola_sim_refuses_a_bad_game_before_playing(args: list[str], words: str) -> None:
+    result = CliRunner().invoke(cli, ["sim", "-n", "1", "-j", "1", "--bots", "random", *args]
+                                if "--bots" not in args else ["sim", "-n", "1", "-j", "1", *args])
+    assert result.exit_code == 2, result.output
+    assert words in result.output and "Traceback" not in result.output
+
+
+def test_the_game_s_own_bots_are_the_default_lineup() -> None:
+    result = CliRunner().invoke(cli, ["sim", "-g", "kalookie", "-n", "1", "-j", "1"])
+    assert result.exit_code == 0, result.output
+    assert " random " in result.output

@@ -277,23 +277,31 @@ def _json_value(value: object) -> object:
 
 
 @cli.command()
-@click.option("--bots", "-b", default="expert,greedy", show_default=True,
-              help="Bots seated in turn around the table, comma-separated: a kind (random, "
-                   "greedy, expert, ismcts), a strength level (beginner, easy, medium, hard, "
-                   "master), either with options (ismcts:playouts=30:seconds=1), or an "
-                   "--external NAME (NAME:timeout=2 sets its seconds per decision).")
+@click.option("--game", "-g", "game_name", default="hoola", show_default=True,
+              help="The game to play: any registered game (hoola, kalookie; `hoola rules GAME` "
+                   "lists its presets and options).")
+@click.option("--bots", "-b", default=None,
+              help="Bots seated in turn around the table, comma-separated (default: the game's "
+                   "own, strongest first: expert,greedy for hoola): a kind (random, "
+                   "greedy, expert, ismcts; those the game has), a strength level (beginner, "
+                   "easy, medium, hard, master), either with options "
+                   "(ismcts:playouts=30:seconds=1), or an --external NAME (NAME:timeout=2 sets "
+                   "its seconds per decision).")
 @click.option("--deals", "-n", default=1000, show_default=True, type=click.IntRange(1),
               help="Units to play: shuffles (with --duplicate each is played under every "
                    "distinct rotation of the seats).")
-@click.option("--players", "-p", default=4, show_default=True, type=click.IntRange(2, 7))
-@click.option("--rules", "-r", "preset", default="pagat", show_default=True, help="Rule preset.")
+@click.option("--players", "-p", default=None, type=int,
+              help="Seats at the table (default 4, or as near as the game allows).")
+@click.option("--rules", "-r", "preset", default=None,
+              help="Rule preset (default: the game's first, pagat for hoola).")
 @click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
               help="Override one rule option (repeatable).")
 @click.option("--duplicate/--rotate", default=True, show_default=True,
               help="Duplicate deals (each shuffle under every seating) or one seating per "
                    "shuffle, rotated.")
 @click.option("--match-deals", default=1, show_default=True, type=click.IntRange(1),
-              help="Deals per game: above 1, matches in which the winner deals next.")
+              help="Deals per game: above 1, matches as the game plays them (Hoola's winner "
+                   "deals next; Kalookie's pool game, ended early when its pool is won).")
 @click.option("--round-robin", is_flag=True,
               help="Play every pair of the given bots against each other (alternate seats).")
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of every shuffle.")
@@ -310,14 +318,16 @@ def _json_value(value: object) -> object:
               help="Run on a Ray cluster at ADDRESS ('local' starts one in this process).")
 @click.option("--compare-rules", "compare", default=None, metavar="PRESET,...",
               help="Compare rule presets (end types, stakes, the dealer's and seats' edge).")
-def sim(bots: str, deals: int, players: int, preset: str, options: tuple[str, ...],
-        duplicate: bool, match_deals: int, round_robin: bool, seed: int, workers: int | None,
-        externals: tuple[str, ...], plot_dir: Path | None, records_dir: Path | None,
-        ray_address: str | None, compare: str | None) -> None:
-    """Play many deals between bots and report stakes, win rates, end types and ratings."""
+def sim(game_name: str, bots: str | None, deals: int, players: int | None, preset: str | None,
+        options: tuple[str, ...], duplicate: bool, match_deals: int, round_robin: bool,
+        seed: int, workers: int | None, externals: tuple[str, ...], plot_dir: Path | None,
+        records_dir: Path | None, ray_address: str | None, compare: str | None) -> None:
+    """Play many deals of a game between bots and report stakes, win rates, end types and
+    ratings."""
     from hoola.sim.cli import run_sim
 
     run_sim(bots=bots, deals=deals, players=players, preset=preset,
             options=parse_option_values(options), duplicate=duplicate, match_deals=match_deals,
             round_robin=round_robin, seed=seed, workers=workers, externals=externals,
-            plot_dir=plot_dir, records_dir=records_dir, ray_address=ray_address, compare=compare)
+            plot_dir=plot_dir, records_dir=records_dir, ray_address=ray_address, compare=compare,
+            game_name=game_name)

@@ -1,21 +1,21 @@
 """External bots: a program in any language that plays through lines of JSON on stdin/stdout.
 
 The protocol (``hoola-bot/1``) is described in ``docs/protocol.md``; ``examples/random_bot.py``
-is a reference client. :class:`ExternalBot` starts the program, says hello, and then sends one
-``act`` message per decision with the player's view and a question ``id``; the program answers
-with an action in the record notation (``"B discard Kd"``), an index into the legal list, or
-``null`` to pass, echoing the ``id``.
+is a reference client. :class:`ExternalBot` starts the program, says hello (naming the game and
+its rules), and then sends one ``act`` message per decision with the player's view
+(``view.to_json()``, the game's own) and a question ``id``; the program answers with an action in
+the game's record notation (``"B discard Kd"``), an index into the legal list, or ``null`` to
+pass, echoing the ``id``. The host knows the game only through the core's interface, so every
+registered game is played the same way.
 
 The host never trusts the program: it reads without blocking, so the time budget holds to the
 millisecond whatever the program writes (half a line, endless bytes, nothing); a message longer
 than :data:`MAX_LINE` bytes, an answer to a question not asked, and anything not legal now are
 errors. After an error the program is killed; the next decision would start it afresh.
 
->>> from hoola.games.hoola import DealState, Rules
->>> state = DealState.new(Rules.preset("pagat"), 4, seed=1)
->>> message = view_to_json(state.view(0))
->>> message["legal"], message["hand_sizes"]
-(['A draw'], [7, 7, 7, 7])
+>>> from hoola.games.hoola import GAME
+>>> hello_message(GAME, GAME.rules("classic"))["rules"]
+{'preset': 'classic', 'options': {}}
 """
 
 from __future__ import annotations
@@ -36,13 +36,12 @@ from collections.abc import Iterable, Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
-from hoola.core.cards import format_card, format_cards
 from hoola.core.errors import HoolaError
-from hoola.games.hoola.actions import Action, format_action, parse_action
-from hoola.games.hoola.views import View
+from hoola.core.game import Game, View
+from hoola.core.registry import get_game
 
 __all__ = ["MAX_LINE", "PROTOCOL", "QUIT_GRACE", "ExternalBot", "ExternalBotError", "close_all",
-           "split_command", "stop_all", "view_to_json"]
+           "hello_message", "split_command", "stop_all"]
 
 PROTOCOL = "hoola-bot/1"
 MAX_LINE = 64 * 1024
@@ -80,6 +79,7 @@ def split_command(command: str | Sequence[str]) -> list[str]:
 
 
 def _plain(value: Any) -> Any:
+    """Fractions as whole numbers or "a/b", containers as lists and string-keyed objects."""
     if isinstance(value, Fraction):
         return int(value) if value.denominator == 1 else str(value)
     if isinstance(value, tuple | list):
@@ -89,45 +89,13 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def view_to_json(view: View) -> dict[str, Any]:
-    """The view as the protocol sends it: cards and actions in the record notation."""
-    names = view.names
-    result = None
-    if view.result is not None:
-        r = view.result
-        result = {"end": r.end, "winners": [names[w] for w in r.winners],
-                  "points": {names[q]: p for q, p in sorted(r.points.items())},
-                  "payments": {names[q]: _plain(v) for q, v in sorted(r.payments.items())}}
-    return {
-        "player": view.player,
-        "name": names[view.player],
-        "names": list(names),
-        "rules": {"preset": view.rules.preset_name, "options": _plain(view.rules.overrides())},
-        "dealer": view.dealer,
-        "stake": _plain(view.stake),
-        "phase": view.phase,
-        "current": view.current,
-        "drawn": view.drawn,
-        "hand": format_cards(view.hand).split(),
-        "hand_sizes": list(view.hand_sizes),
-        "in_deal": list(view.in_deal),
-        "melded": list(view.melded),
-        "own_meld": list(view.own_meld),
-        "had_turn": list(view.had_turn),
-        "table": [{"id": m.id, "owner": m.owner, "kind": m.kind.name.lower(),
-                   "cards": str(m).split()} for m in view.melds],
-        "discards": format_cards(view.discards).split(),
-        "claimable": format_card(view.claimable) if view.claimable is not None else None,
-        "claim_open": view.claim_open,
-        "discarder": view.discarder,
-        "stock_size": view.stock_size,
-        "history": [format_action(a, names) for a in view.history],
-        "legal": [format_action(a, names) for a in view.legal],
-        "can_pass": view.can_pass,
-        "result": result,
-        "hands": {names[q]: format_cards(h).split() for q, h in enumerate(view.hands)}
-        if view.hands is not None else None,
-    }
+def hello_message(game: Game, rules: Any = None) -> dict[str, Any]:
+    """The ``hello`` the host sends first: the protocol, the game's name and, when the host
+    knows them, the rules (the preset and the options that differ from it)."""
+    message: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL, "game": game.name}
+    if rules is not None:
+        message["rules"] = {"preset": rules.preset_name, "options": _plain(rules.overrides())}
+    return message
 
 
 def _clip(text: str | bytes | bytearray, width: int = 60) -> str:
@@ -210,14 +178,19 @@ def _stop_live() -> None:
 class ExternalBot:
     """A player backed by a program that speaks ``hoola-bot/1`` (started on first use).
 
-    ``timeout`` is the time budget of one decision in seconds, from sending ``act`` to the end of
-    the answer. Call :meth:`close` (or use ``with``) to send ``quit`` and end the program; the
-    program runs in its own process group, which is killed with it.
+    ``game`` is the game it plays (a registered name or a :class:`~hoola.core.game.Game`;
+    default hoola), ``rules`` the rules its hello names. ``timeout`` is the time budget of one
+    decision in seconds, from sending ``act`` to the end of the answer. Call :meth:`close` (or
+    use ``with``) to send ``quit`` and end the program; the program runs in its own process
+    group, which is killed with it.
     """
 
     def __init__(self, command: str | Sequence[str], *, name: str | None = None,
-                 timeout: float = 10.0) -> None:
+                 timeout: float = 10.0, game: Game | str | None = None,
+                 rules: Any = None) -> None:
         self.command = split_command(command)
+        self.game = game if game is not None and not isinstance(game, str) else get_game(game)
+        self.rules = rules
         self.name = name or os.path.basename(self.command[0])
         if not (isinstance(timeout, int | float) and math.isfinite(timeout) and timeout > 0):
             raise ExternalBotError(f"the time budget of external bot {self.name} must be a "
@@ -254,7 +227,7 @@ class ExternalBot:
             self._reader.register(self._proc.stdout, selectors.EVENT_READ)
             self._writer.register(self._proc.stdin, selectors.EVENT_WRITE)
             self._buffer.clear()
-            reply = self._ask({"type": "hello", "protocol": PROTOCOL})
+            reply = self._ask(hello_message(self.game, self.rules))
             if reply.get("type") != "ready":
                 raise ExternalBotError(f"external bot {self.name} answered hello with "
                                        f"{_clip(json.dumps(reply))}, not a ready message",
@@ -437,25 +410,30 @@ class ExternalBot:
     def begin_deal(self, view: View) -> None:
         """Tell the program a deal begins (no answer is expected)."""
         with self._stopping_on_error():
-            self._send({"type": "deal", "view": view_to_json(view)},
-                       time.monotonic() + self.timeout)
+            self._send({"type": "deal", "view": view.to_json()}, time.monotonic() + self.timeout)
 
     def end_deal(self, view: View) -> None:
-        """Tell the program how the deal ended (the view holds the result and every hand)."""
+        """Tell the program how the deal ended (the view holds the result, and the hands the
+        game shows at its end)."""
         with self._stopping_on_error():
-            self._send({"type": "end", "view": view_to_json(view)},
-                       time.monotonic() + self.timeout)
+            self._send({"type": "end", "view": view.to_json()}, time.monotonic() + self.timeout)
 
-    def act(self, view: View) -> Action | None:
+    def act(self, view: View) -> Any | None:
         """Ask the program for a decision; refuse anything that is not legal now."""
         with self._stopping_on_error():
             self.questions += 1
             question = self.questions
-            reply = self._ask({"type": "act", "id": question, "view": view_to_json(view)})
-            return self._choice(reply, question, view)
+            data = view.to_json()
+            reply = self._ask({"type": "act", "id": question, "view": data})
+            return self._choice(reply, question, view, data)
 
-    def _choice(self, reply: dict[str, Any], question: int, view: View) -> Action | None:
-        """The legal action an answer names (or None for a pass), else a precise error."""
+    def _choice(self, reply: dict[str, Any], question: int, view: View,
+                data: dict[str, Any]) -> Any | None:
+        """The legal action an answer names (or None for a pass), else a precise error.
+
+        An action's text is read with the game's notation and matched against the legal list the
+        program was sent (``data``), so any spelling the notation reads as a legal action is it.
+        """
         said = _clip(json.dumps(reply))
         if reply.get("type") != "action":
             raise ExternalBotError(f"external bot {self.name} answered act with {said}, not an "
@@ -484,14 +462,15 @@ class ExternalBot:
             raise ExternalBotError(f"external bot {self.name} sent the action "
                                    f"{_clip(json.dumps(text), 20)}, not a string or null",
                                    "external-illegal")
+        names = data["names"]
         try:
-            action = parse_action(text, view.names)
+            action = self.game.parse_action(text, names)
+            spelled = self.game.format_action(action, names)
         except HoolaError as exc:
             raise ExternalBotError(f"external bot {self.name} sent {_clip(text)}: {exc.message}",
                                    "external-illegal") from exc
-        legal = {format_action(a, view.names): a for a in view.legal}
-        chosen = legal.get(format_action(action, view.names))
-        if chosen is None:
+        legal = {t: i for i, t in enumerate(data["legal"])}
+        if spelled not in legal:
             raise ExternalBotError(f"external bot {self.name} chose {_clip(text)}, which is not "
                                    "legal now", "external-illegal")
-        return chosen
+        return view.legal[legal[spelled]]

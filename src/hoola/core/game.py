@@ -29,6 +29,7 @@ __all__ = [
     "GameState",
     "Match",
     "OptionInfo",
+    "Outcome",
     "Player",
     "PresetInfo",
     "Rules",
@@ -46,12 +47,38 @@ class Action(Protocol):
         ...
 
 
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished deal went, as every game tells it to statistics (``GameState.outcome()``).
+
+    ``end`` is the game's own name for how play ended (Hoola's ``knock``, Kalookie's ``call-up``),
+    ``winners`` the seats that won (none when nobody did), ``dealer`` the seat that dealt (None
+    in games without one), ``turns`` how many turns were begun. ``tags`` name events of the deal
+    by the seats they befell, in the game's own words and order, every tag the game knows present
+    even when empty (Hoola's ``undercut`` knocker, the seat that ``paid for all``), so that
+    reports list the same rows whichever deals they count.
+    """
+
+    end: str
+    winners: tuple[int, ...]
+    dealer: int | None = None
+    turns: int = 0
+    tags: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+
+
 @runtime_checkable
 class Rules(Protocol):
     """A game's frozen rule options (one value per option key)."""
 
+    preset_name: str
+    """The preset these rules start from."""
+
     def options(self) -> dict[str, Any]:
         """Every option key with its value, as records write them."""
+        ...
+
+    def overrides(self) -> dict[str, Any]:
+        """The options whose values differ from the preset's."""
         ...
 
 
@@ -142,6 +169,10 @@ class GameState(Protocol):
 
     def copy(self) -> GameState:
         """An independent copy."""
+        ...
+
+    def outcome(self) -> Outcome:
+        """How the finished deal went, for statistics (an IllegalActionError before its end)."""
         ...
 
 
@@ -268,6 +299,11 @@ class Game(Protocol):
 
         A record that does not replay raises :class:`~hoola.core.errors.RecordError`.
         """
+        ...
+
+    def parse_action(self, text: str, names: Sequence[str]) -> Any:
+        """An action from record notation with these player names (a NotationError names what
+        cannot be read); whether it is legal is for a deal to say."""
         ...
 
     def verify_record(self, data: dict[str, Any], text: str = "") -> list[str]:

@@ -1,7 +1,7 @@
 """Glue between the ``hoola sim`` command's options and the simulation.
 
-Everything is checked before the first deal: the bot specs, the external bots' names and
-programs, the rules, and the optional libraries the report will need.
+Everything is checked before the first deal: the game, the number of players, the bot specs, the
+external bots' names and programs, the rules, and the optional libraries the report will need.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from pathlib import Path
 import click
 
 from hoola.core.errors import HoolaError
-from hoola.games.hoola.rules import Rules
+from hoola.core.game import Game
+from hoola.core.registry import get_game
 from hoola.sim.simulation import SimConfig, make_player
 
 __all__ = ["missing_extras", "parse_externals", "run_sim"]
@@ -46,8 +47,9 @@ def missing_extras(*, ratings: bool, plots: bool, ray: bool) -> str | None:
     return f"hoola sim needs {what}: pip install 'hoola[{extras}]'"
 
 
-def parse_externals(pairs: Sequence[str]) -> list[tuple[str, str]]:
-    """``NAME=COMMAND`` pairs, each name new and each program found, else a usage error."""
+def parse_externals(pairs: Sequence[str], game: Game | None = None) -> list[tuple[str, str]]:
+    """``NAME=COMMAND`` pairs, each name new (no bot kind of ``game``) and each program found,
+    else a usage error."""
     from hoola.bots import bot_kinds
     from hoola.bots.external import ExternalBotError, split_command
 
@@ -60,7 +62,7 @@ def parse_externals(pairs: Sequence[str]) -> list[tuple[str, str]]:
         if not _NAME.fullmatch(name):
             raise click.BadParameter(f"name {name!r}: use letters, digits, _ and - only",
                                      param_hint="--external")
-        if name in bot_kinds() or name in dict(external):
+        if name in bot_kinds(game) or name in dict(external):
             raise click.BadParameter(f"name {name!r} is taken (by a bot kind, a level or "
                                      "another --external): choose another",
                                      param_hint="--external")
@@ -76,11 +78,12 @@ def parse_externals(pairs: Sequence[str]) -> list[tuple[str, str]]:
     return external
 
 
-def _check_lineup(lineup: Sequence[str], external: Sequence[tuple[str, str]]) -> None:
+def _check_lineup(lineup: Sequence[str], external: Sequence[tuple[str, str]],
+                  game: Game) -> None:
     """Build each bot once (no program starts): bad names and options fail here, not later."""
     for spec in lineup:
         try:
-            make_player(spec, 0, external)
+            make_player(spec, 0, external, game=game)
         except (ValueError, TypeError, HoolaError) as exc:
             message = exc.message if isinstance(exc, HoolaError) else str(exc)
             if message.startswith("unknown bot") and external:
@@ -90,20 +93,52 @@ def _check_lineup(lineup: Sequence[str], external: Sequence[tuple[str, str]]) ->
             raise click.BadParameter(message, param_hint="--bots") from exc
 
 
-def run_sim(*, bots: str, deals: int, players: int, preset: str, options: dict[str, object],
-            duplicate: bool, match_deals: int, round_robin: bool, seed: int,
-            workers: int | None, externals: Sequence[str], plot_dir: Path | None,
-            records_dir: Path | None, ray_address: str | None, compare: str | None) -> None:
+def _game_and_players(name: str | None, players: int | None) -> tuple[Game, int]:
+    """The registered game and the number of seats (four by default, or as near as the game
+    allows), else a usage error naming the games or the range."""
+    try:
+        game = get_game(name)
+    except HoolaError as exc:
+        raise click.BadParameter(exc.message, param_hint="--game") from exc
+    if players is None:
+        return game, min(max(4, game.min_players), game.max_players)
+    if not game.min_players <= players <= game.max_players:
+        raise click.BadParameter(f"{game.title} is played by {game.min_players} to "
+                                 f"{game.max_players} players, not {players}",
+                                 param_hint="--players")
+    return game, players
+
+
+def _rules(game: Game, preset: str, options: dict[str, object], players: int,
+           hint: str) -> object:
+    """The game's rules from a preset and options, checked by dealing once at ``players``
+    seats (a preset may seat fewer than the game does), else a usage error."""
+    try:
+        rules = game.rules(preset, options)
+    except HoolaError as exc:
+        raise click.BadParameter(exc.message, param_hint=hint) from exc
+    try:
+        game.new_match(rules, [f"p{s + 1}" for s in range(players)], seed=0).new_deal()
+    except HoolaError as exc:
+        raise click.BadParameter(exc.message, param_hint=f"--players with {preset}") from exc
+    return rules
+
+
+def run_sim(*, bots: str | None, deals: int, players: int | None, preset: str | None,
+            options: dict[str, object], duplicate: bool, match_deals: int, round_robin: bool,
+            seed: int, workers: int | None, externals: Sequence[str], plot_dir: Path | None,
+            records_dir: Path | None, ray_address: str | None, compare: str | None,
+            game_name: str | None = None) -> None:
     """Check the options, build the :class:`SimConfig` and run it (or the rules comparison)."""
-    external = parse_externals(externals)
+    game, players = _game_and_players(game_name, players)
+    external = parse_externals(externals, game)
+    if bots is None:  # the game's own bots, strongest first
+        bots = ",".join(reversed(list(game.bots()))) or "random"
     lineup = tuple(b.strip() for b in bots.split(",") if b.strip())
     if not lineup:
         raise click.BadParameter("name at least one bot", param_hint="--bots")
-    _check_lineup(lineup, external)
-    try:
-        rules = Rules.preset(preset, **options)
-    except HoolaError as exc:
-        raise click.BadParameter(exc.message, param_hint="--rules/--option") from exc
+    _check_lineup(lineup, external, game)
+    rules = _rules(game, preset or game.default_preset, options, players, "--rules/--option")
     pairs: tuple[tuple[str, ...], ...] = ()
     distinct = tuple(dict.fromkeys(lineup))
     if round_robin:
@@ -112,10 +147,7 @@ def run_sim(*, bots: str, deals: int, players: int, preset: str, options: dict[s
         pairs = tuple(itertools.combinations(distinct, 2))
     presets = [p.strip() for p in compare.split(",") if p.strip()] if compare else []
     for p in presets:
-        try:
-            Rules.preset(p, **options)
-        except HoolaError as exc:
-            raise click.BadParameter(exc.message, param_hint="--compare-rules") from exc
+        _rules(game, p, options, players, "--compare-rules")
     if compare is not None and not presets:
         raise click.BadParameter("name at least one preset", param_hint="--compare-rules")
     missing = missing_extras(ratings=len(distinct) > 1 and not presets,
@@ -126,7 +158,7 @@ def run_sim(*, bots: str, deals: int, players: int, preset: str, options: dict[s
 
     config = SimConfig(lineup, rules, players=players, units=deals, seed=seed,
                        duplicate=duplicate, match_deals=match_deals, external=tuple(external),
-                       round_robin=pairs)
+                       round_robin=pairs, game=game.name)
     if presets:
         compare_rules(config, presets, options, workers=workers, ray_address=ray_address,
                       plot_dir=plot_dir)

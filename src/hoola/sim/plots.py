@@ -1,7 +1,8 @@
 """PNG charts of a simulation with matplotlib (the ``sim`` extra).
 
 ``stakes.png``: each bot's stakes won per deal with its 95% interval; ``ends.png``: how each bot
-won (by end type, above the axis) and lost by its own doing (undercut, paying all, below);
+won (by the game's end kinds, above the axis) and what befell it (the game's tags, such as Hoola's
+undercut and paying for all, below);
 ``running.png``: each bot's running mean of stakes per deal over the units, which shows when the
 estimate settles.
 """
@@ -51,22 +52,22 @@ def plot_bots(stats: Sequence[BotStats], games: Sequence[GameOutcome], out: Path
     ax.set_title("Stakes per deal")
     written.append(_save(p, fig, out / "stakes.png"))
 
-    kinds = sorted({k for s in stats for k in s.ends})
+    kinds = list(dict.fromkeys(k for s in stats for k in s.ends))
     fig, ax = p.subplots(figsize=(7, 3.8))
     bottom = [0.0] * len(stats)
     for kind in kinds:
         values = [s.ends.get(kind, 0.0) for s in stats]
         ax.bar(names, values, bottom=bottom, label=f"won: {kind}")
         bottom = [b + v for b, v in zip(bottom, values, strict=True)]
-    # Losses that were the bot's own doing go below the axis.
+    # What befell the bot (the game's tags) goes below the axis.
     below = [0.0] * len(stats)
-    for kind, values in (("undercut", [s.undercut_rate for s in stats]),
-                         ("paid all", [s.paid_all_rate for s in stats])):
-        ax.bar(names, [-v for v in values], bottom=below, label=f"lost: {kind}", hatch="//")
+    for tag in dict.fromkeys(t for s in stats for t in s.tags):
+        values = [s.tags.get(tag, 0.0) for s in stats]
+        ax.bar(names, [-v for v in values], bottom=below, label=tag, hatch="//")
         below = [b - v for b, v in zip(below, values, strict=True)]
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_ylabel("share of the bot's deals")
-    ax.set_title("Wins by end type (above), undercut or paying all (below)")
+    ax.set_title("Wins by end type (above), what befell the bot (below)")
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1, 1))
     written.append(_save(p, fig, out / "ends.png"))
 
@@ -97,7 +98,7 @@ def plot_rules(by_rules: Sequence[tuple[str, RulesStats]], out: Path) -> list[Pa
     out.mkdir(parents=True, exist_ok=True)
     names = [n for n, _ in by_rules]
     written: list[Path] = []
-    kinds = sorted({k for _, r in by_rules for k in r.ends})
+    kinds = list(dict.fromkeys(k for _, r in by_rules for k in r.ends))
     fig, ax = p.subplots(figsize=(7, 3.8))
     bottom = [0.0] * len(names)
     for kind in kinds:
@@ -112,15 +113,17 @@ def plot_rules(by_rules: Sequence[tuple[str, RulesStats]], out: Path) -> list[Pa
     fig, ax = p.subplots(figsize=(7, 3.8))
     players = len(by_rules[0][1].seat_edges) if by_rules else 0
     width = 0.8 / max(players, 1)
+    from_dealer = any(r.from_dealer for _, r in by_rules)
     for k in range(players):
         xs = [i + k * width for i in range(len(names))]
         ax.bar(xs, [r.seat_edges[k].mean for _, r in by_rules], width,
                yerr=[r.seat_edges[k].half for _, r in by_rules], capsize=3,
-               label="dealer" if k == 0 else f"dealer+{k}")
+               label=("dealer" if k == 0 else f"dealer+{k}") if from_dealer else
+               f"seat {k + 1}")
     ax.set_xticks([i + width * (players - 1) / 2 for i in range(len(names))], names)
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_ylabel("stakes per deal (95% CI)")
-    ax.set_title("Seat edge, counted from the dealer")
+    ax.set_title("Seat edge, counted from the dealer" if from_dealer else "Seat edge")
     ax.legend(fontsize=8)
     written.append(_save(p, fig, out / "rules-seats.png"))
     return written

@@ -1,4 +1,8 @@
-"""The ``hoola sim`` command's work: run a simulation with a progress bar and print its tables."""
+"""The ``hoola sim`` command's work: run a simulation with a progress bar and print its tables.
+
+The tables are the same for every game: its end kinds and tags as it names them
+(:class:`~hoola.core.game.Outcome`), a table per team when the game has teams.
+"""
 
 from __future__ import annotations
 
@@ -15,13 +19,21 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from hoola.games.hoola.rules import Rules
-from hoola.games.hoola.scoring import END_KINDS
+from hoola.core.game import Rules as GameRules
+from hoola.core.registry import get_game
 from hoola.sim.simulation import GameOutcome, SimConfig, run, run_ray
-from hoola.sim.stats import BotStats, RulesStats, bot_stats, margin, rules_stats
+from hoola.sim.stats import (
+    BotStats,
+    RulesStats,
+    TeamStats,
+    bot_stats,
+    margin,
+    rules_stats,
+    team_stats,
+)
 
 __all__ = ["bot_table", "compare_rules", "ends_table", "errors_lines", "margins_table",
-           "rules_table", "simulate"]
+           "rules_label", "rules_table", "simulate", "teams_table"]
 
 
 def _play(config: SimConfig, workers: int | None, ray_address: str | None, console: Console,
@@ -84,6 +96,12 @@ def _row(table: Table, *cells: str) -> None:
     table.add_row(*(Text(c) for c in cells))
 
 
+def rules_label(rules: GameRules) -> str:
+    """The rules in a few words: the preset, and the options that differ from it."""
+    overrides = rules.overrides()
+    return rules.preset_name + (f" with {overrides}" if overrides else "")
+
+
 def bot_table(stats: Sequence[BotStats]) -> Table:
     """The per-bot table: stakes per deal with its 95% interval, win rate, forfeits if any."""
     forfeits = any(s.forfeits for s in stats)
@@ -95,10 +113,20 @@ def bot_table(stats: Sequence[BotStats]) -> Table:
     return table
 
 
+def teams_table(stats: Sequence[TeamStats]) -> Table:
+    """The per-team table: the team's stakes per deal with its 95% interval, its win rate."""
+    table = _table("Teams: stakes won per deal by the team (mean ± 95% CI over units)", "team",
+                   "deals", "stakes/deal", "win")
+    for s in stats:
+        _row(table, s.team, str(s.deals), str(s.stakes), _pct(s.win_rate))
+    return table
+
+
 def ends_table(stats: Sequence[BotStats]) -> Table:
     """How each bot's deals went, one column per bot (a handful of bots fit 80 columns): its wins
-    by end type, how often it was undercut or paid for everyone, deal length, time."""
-    kinds = [k for k in END_KINDS if any(s.ends.get(k) for s in stats)]
+    by end type, what befell it by the game's tags (Hoola's undercut, paid for all), deal
+    length, time."""
+    kinds = list(dict.fromkeys(k for s in stats for k in s.ends))
     title = "How each bot's deals went (share of its deals)"
     table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True,
                   title_justify="left", min_width=len(title))
@@ -107,8 +135,8 @@ def ends_table(stats: Sequence[BotStats]) -> Table:
         table.add_column(Text(s.bot), justify="right", overflow="fold", min_width=6)
     for k in kinds:
         _row(table, f"won by {k}", *(_pct(s.ends.get(k, 0.0)) for s in stats))
-    _row(table, "undercut", *(_pct(s.undercut_rate) for s in stats))
-    _row(table, "paid for all", *(_pct(s.paid_all_rate) for s in stats))
+    for tag in dict.fromkeys(t for s in stats for t in s.tags):
+        _row(table, tag, *(_pct(s.tags.get(tag, 0.0)) for s in stats))
     _row(table, "turns per deal", *(f"{s.turns:.1f}" for s in stats))
     _row(table, "seconds per deal", *(f"{s.seconds_per_deal:.3f}" for s in stats))
     return table
@@ -150,14 +178,16 @@ def simulate(config: SimConfig, *, workers: int | None = None, ray_address: str 
     games = _play(config, workers, ray_address, console, "deals")
     games_count = len(games)
     deals = sum(len(g.deals) for g in games)
-    console.print(f"{config.units} units ({'duplicate' if config.duplicate else 'rotated'} "
-                  f"seats), {games_count} games, {deals} deals, {config.players} players, rules "
-                  f"{config.rules.preset_name}"
-                  + (f" with {config.rules.overrides()}" if config.rules.overrides() else ""),
-                  markup=False, highlight=False)
+    console.print(f"{get_game(config.game).title}: {config.units} units "
+                  f"({'duplicate' if config.duplicate else 'rotated'} seats), {games_count} "
+                  f"games, {deals} deals, {config.players} players, rules "
+                  f"{rules_label(config.rules)}", markup=False, highlight=False)
     bots = config.bots
     stats = bot_stats(games, bots)
     console.print(bot_table(stats))
+    teams = team_stats(games)
+    if teams:
+        console.print(teams_table(teams))
     console.print(ends_table(stats))
     margins = margins_table(games, bots)
     if margins is not None:
@@ -195,9 +225,15 @@ def simulate(config: SimConfig, *, workers: int | None = None, ray_address: str 
 
 
 def rules_table(by_rules: Sequence[tuple[str, RulesStats]], players: int) -> Table:
-    """How rule sets compare, one column each (four fit 80 columns): end types, stakes changing
-    hands per deal, deal length, and each seat's edge counted from the dealer."""
-    kinds = [k for k in END_KINDS if any(r.ends.get(k) for _, r in by_rules)]
+    """How rule sets compare, one column each (four fit 80 columns): end types (the most
+    frequent first), stakes changing hands per deal, deal length, and each seat's edge counted
+    from the dealer (from the first seat in a game without one)."""
+    totals: dict[str, float] = {}
+    for _, r in by_rules:
+        for k, share in r.ends.items():
+            totals[k] = totals.get(k, 0.0) + share
+    kinds = sorted(totals, key=lambda k: (-totals[k], k))
+    from_dealer = any(r.from_dealer for _, r in by_rules)
     title = "Rules compared (ends: share of deals; stakes/deal, seat edges: mean ± 95% CI)"
     table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True,
                   title_justify="left", min_width=len(title))
@@ -211,8 +247,9 @@ def rules_table(by_rules: Sequence[tuple[str, RulesStats]], players: int) -> Tab
     _row(table, "stakes/deal", *(str(r.stakes).lstrip("+") for r in rules))
     _row(table, "turns", *(f"{r.turns:.1f}" for r in rules))
     for seat in range(players):
-        _row(table, "dealer" if seat == 0 else f"dealer+{seat}",
-             *(str(r.seat_edges[seat]) for r in rules))
+        label = ("dealer" if seat == 0 else f"dealer+{seat}") if from_dealer else \
+            f"seat {seat + 1}"
+        _row(table, label, *(str(r.seat_edges[seat]) for r in rules))
     return table
 
 
@@ -225,15 +262,17 @@ def compare_rules(config: SimConfig, presets: Sequence[str], overrides: dict[str
     ``stakes/deal`` is what the winners collect per deal; a seat's edge is its mean payment.
     """
     console = console or _console()
+    game = get_game(config.game)
     by_rules: list[tuple[str, RulesStats]] = []
     errors: list[str] = []
     for preset in presets:
-        rules = Rules.preset(preset, **overrides)
+        rules = game.rules(preset, overrides)
         games = _play(replace(config, rules=rules), workers, ray_address, console, preset)
         by_rules.append((preset, rules_stats(games, config.players)))
         errors.extend(f"{preset}: {line}" for line in errors_lines(games))
-    console.print(f"{config.units} units per rule set, bots {', '.join(config.lineup)}, "
-                  f"{config.players} players", markup=False, highlight=False)
+    console.print(f"{game.title}: {config.units} units per rule set, bots "
+                  f"{', '.join(config.lineup)}, {config.players} players", markup=False,
+                  highlight=False)
     console.print(rules_table(by_rules, config.players))
     if plot_dir is not None:
         from hoola.sim.plots import plot_rules

@@ -1,16 +1,23 @@
-"""Playing many deals between named bots: seatings, duplicate deals, and the worker pools.
+"""Playing many deals of any registered game between named bots: seatings, duplicate deals,
+and the worker pools.
 
 A simulation is a number of *units*. A unit is one shuffle (or, for matches, one series of
 shuffles) played once per seating: with ``duplicate`` every distinct rotation of the lineup plays
 the same cards, so each bot holds every seat's cards equally often and the luck of the deal
-cancels; without it each unit is one game with the lineup rotated by the unit's number. Units are
-independent, so statistics are computed over them (:mod:`hoola.sim.stats`).
+cancels; without it each unit is one game with the lineup rotated by the unit's number. Every
+seating of a unit plays a match seeded alike (``Game.new_match``), so its deals are the same
+shuffles. Units are independent, so statistics are computed over them (:mod:`hoola.sim.stats`).
 
-Bots are named by spec: a name from :data:`hoola.bots.BOTS`, optionally with options, as in
-``ismcts:playouts=30:seconds=1``, or a strength level (``master``); names given in ``external``
-run a command through the protocol of ``docs/protocol.md``, one process per seat and game. An
-external bot that breaks the protocol forfeits the deal (:func:`forfeit_payments`) and the game
-stops there; the error is kept in :attr:`GameOutcome.errors` and the run goes on.
+The game is found by name in the registry (:mod:`hoola.core.registry`) and known only through the
+core's interface: a deal's money is ``returns()``, a match's ``totals()`` (a Kalookie pool and its
+buy-ins included), and how a deal went is ``outcome()``.
+
+Bots are named by spec: a kind the game is played by (:func:`hoola.bots.kinds_of`), optionally
+with options, as in ``ismcts:playouts=30:seconds=1``, or a strength level (``master``); names
+given in ``external`` run a command through the protocol of ``docs/protocol.md``, one process per
+seat and game. An external bot that breaks the protocol forfeits the deal
+(:func:`forfeit_payments`) and the game stops there; the error is kept in
+:attr:`GameOutcome.errors` and the run goes on.
 
 >>> from hoola.games.hoola.rules import Rules
 >>> config = SimConfig(("expert", "greedy"), Rules.preset("pagat"), units=2, seed=1)
@@ -28,20 +35,16 @@ import re
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from multiprocessing import resource_tracker
 from typing import Any
 
 from hoola.bots.external import ExternalBot, ExternalBotError, close_all, stop_all
-from hoola.games.hoola.actions import Action, Draw, Knock, Take
-from hoola.games.hoola.deal import Deal
-from hoola.games.hoola.match import next_dealer, next_stake
-from hoola.games.hoola.rules import Rules
-from hoola.games.hoola.state import DealState
-from hoola.games.hoola.views import View
-from hoola.play import Player, play_deal
+from hoola.core.driver import play_deal
+from hoola.core.game import Game, GameState, Match, Player
+from hoola.core.registry import DEFAULT_GAME, get_game
 
 __all__ = [
     "FORFEIT",
@@ -67,14 +70,16 @@ FORFEIT = "forfeit"
 class SimConfig:
     """What to simulate.
 
-    ``lineups`` are the bot specs around the table, each cycled over the seats (``("expert",
-    "greedy")`` seats them alternately); with several lineups (a round robin) unit ``i`` plays
-    lineup ``i % len(lineups)``. ``match_deals`` above 1 makes each game a match of that many
-    deals, the winner dealing next.
+    ``rules`` are the game's (``Game.rules()``), ``game`` its name in the registry. ``lineup``
+    are the bot specs around the table, each cycled over the seats (``("expert", "greedy")``
+    seats them alternately); with several lineups (a round robin) unit ``i`` plays lineup
+    ``i % len(lineups)``. ``match_deals`` above 1 makes each game a match of at most that many
+    deals, as the game plays its matches (Hoola's winner deals next; Kalookie's pool game ends
+    when its pool is won).
     """
 
     lineup: tuple[str, ...]
-    rules: Rules
+    rules: Any
     players: int = 4
     units: int = 100
     seed: int = 0
@@ -83,6 +88,7 @@ class SimConfig:
     records: bool = False
     external: tuple[tuple[str, str], ...] = ()
     round_robin: tuple[tuple[str, ...], ...] = ()
+    game: str = DEFAULT_GAME
 
     def lineup_of(self, unit: int) -> tuple[str, ...]:
         """The lineup unit ``unit`` plays."""
@@ -102,16 +108,21 @@ class SimConfig:
 
 @dataclass(frozen=True, slots=True)
 class DealOutcome:
-    """One deal's result, by seat (seat 0 is the first seat, not necessarily the dealer)."""
+    """One deal's result, by seat (seat 0 is the first seat, not necessarily the dealer).
+
+    ``end``, ``winners``, ``dealer``, ``turns`` and ``tags`` are the game's
+    :class:`~hoola.core.game.Outcome`; ``payments`` the money the deal moved (in a match, the
+    change in the match's totals, which holds stakes into a pool, buy-ins and the pool won).
+    A forfeited deal has the end :data:`FORFEIT`, no winner, no dealer and no turns counted.
+    """
 
     end: str
     winners: tuple[int, ...]
     payments: tuple[float, ...]
-    dealer: int
+    dealer: int | None
     turns: int
     actions: int
-    undercut: int | None = None
-    payer: int | None = None
+    tags: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
     forfeit: int | None = None
 
 
@@ -131,7 +142,8 @@ class BotError:
 
 @dataclass(frozen=True, slots=True)
 class GameOutcome:
-    """One game (a deal or a match) of one unit under one seating."""
+    """One game (a deal or a match) of one unit under one seating; ``teams`` are the game's
+    partnerships by seat (None when everyone plays alone)."""
 
     unit: int
     rotation: int
@@ -141,6 +153,7 @@ class GameOutcome:
     record: str | None = None
     names: tuple[str, ...] = field(default=())
     errors: tuple[BotError, ...] = ()
+    teams: tuple[tuple[int, ...], ...] | None = None
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
@@ -164,11 +177,14 @@ def _number(text: str) -> Any:
     return text
 
 
-def make_player(spec: str, seed: int | None, external: Sequence[tuple[str, str]] = ()) -> Player:
-    """The player a spec names: a bot kind or level with options, or an external bot's name.
+def make_player(spec: str, seed: int | None, external: Sequence[tuple[str, str]] = (), *,
+                game: Game | str | None = None, rules: Any = None) -> Player:
+    """The player a spec names for ``game`` (default hoola): a bot kind or level with options,
+    or an external bot's name.
 
     An external bot takes one option, ``timeout`` (seconds per decision, 10 by default); its
-    program starts on its first message, and the caller must close it.
+    program starts on its first message, its hello naming the game and ``rules``, and the caller
+    must close it.
     """
     name, options = parse_spec(spec)
     commands = dict(external)
@@ -177,9 +193,10 @@ def make_player(spec: str, seed: int | None, external: Sequence[tuple[str, str]]
         if unknown:
             raise ValueError(f"external bot {name!r} takes the option timeout only, not "
                              f"{', '.join(unknown)}")
-        return ExternalBot(commands[name], name=name, timeout=options.get("timeout", 10.0))
+        return ExternalBot(commands[name], name=name, timeout=options.get("timeout", 10.0),
+                           game=game, rules=rules)
     from hoola.bots import make_bot
-    return make_bot(name, seed, **options)
+    return make_bot(name, seed, game=game, **options)
 
 
 def seatings(lineup: Sequence[str], players: int) -> list[tuple[str, ...]]:
@@ -220,17 +237,18 @@ def play_unit(config: SimConfig, unit: int) -> list[GameOutcome]:
             for index, seating in zip(indices, rotations, strict=True)]
 
 
-def forfeit_payments(state: DealState, seat: int) -> tuple[Fraction, ...]:
+def forfeit_payments(players: int, seat: int) -> tuple[Fraction, ...]:
     """What each seat is paid when ``seat`` forfeits the deal (see ``docs/bots.md``).
 
-    The deal is abandoned and nothing else is paid: the faulty seat pays every other seat still
-    in the deal ``(seats in the deal - 1) x stake``, what a last-placed loser pays a lone winner
-    before multipliers. The payments sum to zero.
+    The deal is abandoned and nothing else is paid: the faulty seat pays every other seat
+    ``players - 1`` units, what a last-placed loser pays a lone winner at Hoola's stake of one.
+    The payments sum to zero.
+
+    >>> [str(p) for p in forfeit_payments(4, 1)]
+    ['3', '-9', '3', '3']
     """
-    others = [q for q in range(state.n) if state.in_deal[q] and q != seat]
-    each = len(others) * state.stake
-    return tuple(-each * len(others) if q == seat else each if q in others else Fraction(0)
-                 for q in range(state.n))
+    each = Fraction(players - 1)
+    return tuple(-each * (players - 1) if q == seat else each for q in range(players))
 
 
 class _Forfeit(Exception):
@@ -247,12 +265,12 @@ class _Guarded:
     def __init__(self, seat: int, player: Player) -> None:
         self.seat, self.player = seat, player
 
-    def act(self, view: View) -> Action | None:
+    def act(self, view: Any) -> Any | None:
         """The player's decision; a protocol error becomes this seat's forfeit."""
         with self.guard():
             return self.player.act(view)
 
-    def tell(self, method: str, view: View) -> None:
+    def tell(self, method: str, view: Any) -> None:
         """Pass on a ``begin_deal``/``end_deal`` message to players that take it."""
         told = getattr(self.player, method, None)
         if told is not None:
@@ -267,33 +285,30 @@ class _Guarded:
             raise _Forfeit(self.seat, exc) from exc
 
 
-def _deal_outcome(state: DealState, forfeit: int | None = None) -> DealOutcome:
-    turns = sum(1 for a in state.history if isinstance(a, Draw | Take))
-    if forfeit is not None:
-        payments = forfeit_payments(state, forfeit)
-        return DealOutcome(FORFEIT, (), tuple(float(p) for p in payments), state.dealer, turns,
-                           len(state.history), forfeit=forfeit)
-    result = state.result
-    assert result is not None
-    last = state.history[-1]
-    undercut = last.player if isinstance(last, Knock) and last.player not in result.winners \
-        else None
-    return DealOutcome(result.end, tuple(result.winners),
-                       tuple(float(result.payments.get(q, 0)) for q in range(state.n)),
-                       state.dealer, turns, len(state.history), undercut,
-                       result.payer if undercut is None else None)
+def _deal_outcome(state: GameState, payments: Sequence[Fraction]) -> DealOutcome:
+    o = state.outcome()
+    return DealOutcome(o.end, tuple(o.winners), tuple(float(p) for p in payments), o.dealer,
+                       o.turns, len(state.history), dict(o.tags))
+
+
+def _forfeit_outcome(state: GameState, seat: int) -> DealOutcome:
+    payments = forfeit_payments(len(state.names), seat)
+    return DealOutcome(FORFEIT, (), tuple(float(p) for p in payments), None, 0,
+                       len(state.history), forfeit=seat)
 
 
 def _play_game(config: SimConfig, unit: int, rotation: int, seating: tuple[str, ...],
                seed: int) -> GameOutcome:
     """Play one game; its external programs start with it and are ended with it, come what may."""
     start = time.perf_counter()
+    game = get_game(config.game)
     names = _seat_names(seating)
-    players = [make_player(spec, (seed + 7919 * s) % 2**62, config.external)
+    players = [make_player(spec, (seed + 7919 * s) % 2**62, config.external, game=game,
+                           rules=config.rules)
                for s, spec in enumerate(seating)]
     clean = False
     try:
-        game = _play_deals(config, unit, rotation, seating, seed, names, players)
+        played = _play_deals(config, game, unit, rotation, seating, seed, names, players)
         clean = True
     finally:
         programs = [p for p in players if isinstance(p, ExternalBot)]
@@ -301,47 +316,57 @@ def _play_game(config: SimConfig, unit: int, rotation: int, seating: tuple[str, 
             close_all(programs)
         else:
             stop_all(programs)  # after an error or Ctrl-C, no waiting
-    states, outcomes, errors = game
+    match, outcomes, errors = played
     record = None
-    if config.records and states:
-        from hoola.games.hoola.records import dumps, record_of
-        comment = "".join(f"# deal {e.deal + 1} {'forfeited' if e.forfeit else 'played'}; "
+    if config.records and outcomes:
+        comment = "".join(f"deal {e.deal + 1} {'forfeited' if e.forfeit else 'played'}; "
                           f"{names[e.seat]}: {e.reason}\n" for e in errors)
-        record = dumps(record_of(states, comment=comment))
+        record = game.record_text(match, comment)
     return GameOutcome(unit, rotation, seating, tuple(outcomes), time.perf_counter() - start,
-                       record, tuple(names), tuple(errors))
+                       record, tuple(names), tuple(errors),
+                       game.teams(config.rules, config.players))
 
 
-def _play_deals(config: SimConfig, unit: int, rotation: int, seating: tuple[str, ...],
-                seed: int, names: list[str], players: list[Player],
-                ) -> tuple[list[DealState], list[DealOutcome], list[BotError]]:
-    """The deals of one game; a protocol error forfeits the deal and ends the game."""
-    rules, n = config.rules, config.players
+def _play_deals(config: SimConfig, game: Game, unit: int, rotation: int,
+                seating: tuple[str, ...], seed: int, names: list[str], players: list[Player],
+                ) -> tuple[Match, list[DealOutcome], list[BotError]]:
+    """The deals of one game, as the game's match deals them, until the match is over or
+    ``match_deals`` were played; a protocol error forfeits the deal and ends the game.
+
+    A lone deal's money is its ``returns()``; a match's is the change in its ``totals()``, so
+    what a match settles besides its deals (a pool and its buy-ins) is counted too.
+    """
+    match = game.new_match(config.rules, names, seed=seed)
     seats = [_Guarded(s, p) for s, p in enumerate(players)]
-    dealer, stake = 0, None
-    states: list[DealState] = []
     outcomes: list[DealOutcome] = []
+    before = [Fraction(0)] * len(names)
     for d in range(config.match_deals):
-        deal = Deal.shuffled(rules, n, seed=seed + d)
+        if match.is_over:
+            break
+        state = match.new_deal()
         # The same random source for every seating: contested claims fall the same way.
         rng = random.Random(seed + 104729 * d)
-        state = DealState(rules, names, deal, dealer=dealer, stake=stake or 1, rng=rng)
-        states.append(state)
         try:
             for s in seats:
                 s.tell("begin_deal", state.view(s.seat))
-            play_deal(state, seats, rng)
+            play_deal(state, seats, rng=rng)
         except _Forfeit as f:
-            outcomes.append(_deal_outcome(state, f.seat))
-            return states, outcomes, [_bot_error(seating, unit, rotation, d, f)]
-        outcomes.append(_deal_outcome(state))
+            outcomes.append(_forfeit_outcome(state, f.seat))
+            return match, outcomes, [_bot_error(seating, unit, rotation, d, f)]
+        match.finish_deal()
+        if config.match_deals == 1:
+            payments: Sequence[Fraction] = state.returns()
+        else:
+            after = list(match.totals())
+            payments = [a - b for a, b in zip(after, before, strict=True)]
+            before = after
+        outcomes.append(_deal_outcome(state, payments))
         try:
             for s in seats:
                 s.tell("end_deal", state.view(s.seat))
         except _Forfeit as f:  # the deal was played out: it stands, the game stops here
-            return states, outcomes, [_bot_error(seating, unit, rotation, d, f, forfeit=False)]
-        dealer, stake = next_dealer(state), next_stake(state)
-    return states, outcomes, []
+            return match, outcomes, [_bot_error(seating, unit, rotation, d, f, forfeit=False)]
+    return match, outcomes, []
 
 
 def _bot_error(seating: tuple[str, ...], unit: int, rotation: int, deal: int, f: _Forfeit,

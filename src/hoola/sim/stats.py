@@ -2,7 +2,8 @@
 
 Units (one shuffle under all its seatings) are independent, the games inside a unit are not: every
 mean and interval here is taken over units. A bot's value in a unit is its average payment per
-deal over all the seats it held in that unit.
+deal over all the seats it held in that unit. End kinds and tags are the game's own words (its
+:class:`~hoola.core.game.Outcome`); ends are listed most frequent first, tags in the game's order.
 
 >>> m = mean_ci([1.0, 2.0, 3.0, 4.0])
 >>> round(m.mean, 2), round(m.low, 2), round(m.high, 2)
@@ -12,14 +13,14 @@ deal over all the seats it held in that unit.
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from hoola.games.hoola.scoring import END_KINDS
-from hoola.sim.simulation import GameOutcome
+from hoola.sim.simulation import FORFEIT, GameOutcome
 
-__all__ = ["BotStats", "Estimate", "RulesStats", "bot_stats", "margin", "mean_ci", "rules_stats"]
+__all__ = ["BotStats", "Estimate", "RulesStats", "TeamStats", "bot_stats", "end_kinds", "margin",
+           "mean_ci", "rules_stats", "tag_names", "team_stats"]
 
 Z95 = 1.959964
 
@@ -77,18 +78,35 @@ def _t95(df: int) -> float:
     return table[lo] + (table[hi] - table[lo]) * (df - lo) / (hi - lo)
 
 
+def end_kinds(games: Iterable[GameOutcome]) -> list[str]:
+    """Every end kind the deals of ``games`` reached, the most frequent first (then by name);
+    a forfeit is the simulation's, not the game's, and is left out."""
+    counts: Counter[str] = Counter(d.end for g in games for d in g.deals if d.end != FORFEIT)
+    return sorted(counts, key=lambda k: (-counts[k], k))
+
+
+def tag_names(games: Iterable[GameOutcome]) -> list[str]:
+    """Every tag the deals of ``games`` carry, in the order the game gives them."""
+    seen: dict[str, None] = {}
+    for g in games:
+        for d in g.deals:
+            for tag in d.tags:
+                seen.setdefault(tag, None)
+    return list(seen)
+
+
 @dataclass(frozen=True, slots=True)
 class BotStats:
-    """One bot's results: stakes per deal, win rate, how its deals ended, deal length, and the
-    deals it forfeited by breaking the protocol."""
+    """One bot's results: stakes per deal, win rate, how its deals ended (``ends``: wins by end
+    kind) and what befell it (``tags``), each as a share of its deals; deal length in turns
+    (forfeited deals left out), time, and the deals it forfeited by breaking the protocol."""
 
     bot: str
     seat_deals: int
     stakes: Estimate
     win_rate: float
     ends: dict[str, float] = field(default_factory=dict)
-    undercut_rate: float = 0.0
-    paid_all_rate: float = 0.0
+    tags: dict[str, float] = field(default_factory=dict)
     turns: float = 0.0
     seconds_per_deal: float = 0.0
     forfeits: int = 0
@@ -106,13 +124,15 @@ def _per_unit(games: Iterable[GameOutcome], bot: str) -> dict[int, list[float]]:
 
 def bot_stats(games: Sequence[GameOutcome], bots: Sequence[str]) -> list[BotStats]:
     """Statistics per bot, in the order of ``bots``."""
+    kinds, tags = end_kinds(games), tag_names(games)
     out = []
     for bot in bots:
         units = _per_unit(games, bot)
         values = [sum(v) / len(v) for v in units.values() if v]
-        count = wins = undercut = paid_all = turns = forfeits = 0.0
+        count = wins = turns = played = forfeits = 0
         seconds = 0.0
-        ends: dict[str, float] = defaultdict(float)
+        ends: Counter[str] = Counter()
+        tagged: Counter[str] = Counter()
         for g in games:
             seats = [s for s, b in enumerate(g.seats) if b == bot]
             if not seats:
@@ -121,24 +141,23 @@ def bot_stats(games: Sequence[GameOutcome], bots: Sequence[str]) -> list[BotStat
             for d in g.deals:
                 for s in seats:
                     count += 1
-                    turns += d.turns
+                    if d.forfeit is None:
+                        played += 1
+                        turns += d.turns
                     if s in d.winners:
                         wins += 1
                         ends[d.end] += 1
-                    if d.undercut == s:
-                        undercut += 1
-                    if d.payer == s:
-                        paid_all += 1
-                    if d.forfeit == s:
-                        forfeits += 1
+                    for tag, befell in d.tags.items():
+                        tagged[tag] += s in befell
+                    forfeits += d.forfeit == s
         if not count:
             out.append(BotStats(bot, 0, mean_ci([]), 0.0))
             continue
         out.append(BotStats(
-            bot, int(count), mean_ci(values), wins / count,
-            {e: ends[e] / count for e in END_KINDS if ends.get(e)},
-            undercut / count, paid_all / count, turns / count,
-            seconds / count * len(games[0].seats) if games else 0.0, int(forfeits)))
+            bot, count, mean_ci(values), wins / count,
+            {e: ends[e] / count for e in kinds if ends[e]},
+            {t: tagged[t] / count for t in tags}, turns / played if played else 0.0,
+            seconds / count * len(games[0].seats) if games else 0.0, forfeits))
     return out
 
 
@@ -150,37 +169,72 @@ def margin(games: Sequence[GameOutcome], a: str, b: str) -> Estimate:
 
 
 @dataclass(frozen=True, slots=True)
+class TeamStats:
+    """One partnership's results, named by its bots in seat order (``expert+greedy``): the
+    team's stakes per deal (its seats' payments added up) and how often it won."""
+
+    team: str
+    deals: int
+    stakes: Estimate
+    win_rate: float
+
+
+def team_stats(games: Sequence[GameOutcome]) -> list[TeamStats]:
+    """Statistics per team lineup, over the games whose game has teams (none otherwise), in
+    order of first appearance."""
+    units: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+    deals: Counter[str] = Counter()
+    wins: Counter[str] = Counter()
+    for g in games:
+        for team in g.teams or ():
+            label = "+".join(g.seats[s] for s in team)
+            for d in g.deals:
+                units[label][g.unit].append(sum(d.payments[s] for s in team))
+                deals[label] += 1
+                wins[label] += any(s in d.winners for s in team)
+    return [TeamStats(label, deals[label], mean_ci([sum(v) / len(v) for v in u.values()]),
+                      wins[label] / deals[label]) for label, u in units.items()]
+
+
+@dataclass(frozen=True, slots=True)
 class RulesStats:
-    """What a rule set does: end types, stakes changing hands, the edge of each seat."""
+    """What a rule set does: end types, stakes changing hands, the edge of each seat, counted
+    from the dealer (from the first seat when the game has no dealer: ``from_dealer`` False)."""
 
     deals: int
     ends: dict[str, float]
     stakes: Estimate
     seat_edges: tuple[Estimate, ...]
     turns: float
+    from_dealer: bool = True
 
 
 def rules_stats(games: Sequence[GameOutcome], players: int) -> RulesStats:
     """End shares, stakes paid to winners per deal, and each seat's edge counted from the dealer.
 
     ``seat_edges[0]`` is the dealer's mean payment per deal, ``seat_edges[1]`` the next player's,
-    and so on; each is averaged over the seatings of a unit first.
+    and so on; each is averaged over the seatings of a unit first. A deal without a dealer (a
+    game that has none, or a forfeited deal) is counted from the first seat.
     """
-    ends: dict[str, float] = defaultdict(float)
+    ends: Counter[str] = Counter()
     paid: dict[int, list[float]] = defaultdict(list)
     seats: dict[int, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
-    count = 0
-    turns = 0
+    count = turns = played = 0
+    dealt = False
     for g in games:
         for d in g.deals:
             count += 1
-            turns += d.turns
+            if d.forfeit is None:
+                played += 1
+                turns += d.turns
             ends[d.end] += 1
+            dealt = dealt or d.dealer is not None
             paid[g.unit].append(sum(p for p in d.payments if p > 0))
+            origin = d.dealer or 0
             for s, p in enumerate(d.payments):
-                seats[(s - d.dealer) % players][g.unit].append(p)
+                seats[(s - origin) % players][g.unit].append(p)
     edges = tuple(mean_ci([sum(v) / len(v) for v in seats[k].values()])
                   for k in range(players))
-    return RulesStats(count, {e: ends[e] / count for e in END_KINDS if ends.get(e)},
+    return RulesStats(count, {e: ends[e] / count for e in end_kinds(games)},
                       mean_ci([sum(v) / len(v) for v in paid.values()]), edges,
-                      turns / count if count else 0.0)
+                      turns / played if played else 0.0, dealt)

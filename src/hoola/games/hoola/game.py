@@ -84,6 +84,7 @@ class HoolaGame:
         from hoola.games.hoola.actions import format_action
 
         return format_action(action, names)
+
     def record_text(self, match: Any, comment: str = "") -> str:
         """The match so far (a :class:`Match`) as a record's text, ``comment`` heading it; the
         totals are written once a deal has been counted."""
@@ -101,6 +102,12 @@ class HoolaGame:
         if not record.deals:
             raise RecordError("cannot resume the match: the record holds no deal", "bad-record")
         return resume_match(record, seed=seed)
+
+    def parse_action(self, text: str, names: Sequence[str]) -> Any:
+        """An action from record notation (``"B take 9d with 9s 9h"``)."""
+        from hoola.games.hoola.actions import parse_action
+
+        return parse_action(text, names)
 
     def verify_record(self, data: dict[str, Any], text: str = "") -> list[str]:
         """The problems of a Hoola record's parsed TOML (none when it verifies)."""

@@ -11,7 +11,7 @@ from hoola.games.hoola.inputs import check_names, check_seed
 from hoola.games.hoola.rules import Rules
 from hoola.games.hoola.state import DealState
 
-__all__ = ["Match", "MatchError", "next_dealer", "next_stake"]
+__all__ = ["Match", "MatchError", "Totals", "next_dealer", "next_stake"]
 
 
 class MatchError(HoolaError, ValueError):
@@ -48,6 +48,18 @@ def next_stake(state: DealState) -> Fraction:
     return Fraction(1)
 
 
+class Totals(dict[int, Fraction]):
+    """The running totals by seat; called, they are the list in seat order that the core's
+    ``Match.totals()`` gives (front ends written before it read the mapping).
+
+    >>> Totals({0: Fraction(1), 1: Fraction(-1)})()
+    [Fraction(1, 1), Fraction(-1, 1)]
+    """
+
+    def __call__(self) -> list[Fraction]:
+        return [self[q] for q in sorted(self)]
+
+
 class Match:
     """Deals played one after another by the same players, with running totals.
 
@@ -63,8 +75,13 @@ class Match:
         self.names = check_names(names)
         self.rng = random.Random(check_seed(seed))
         self.deals: list[DealState] = []
-        self.totals: dict[int, Fraction] = {q: Fraction(0) for q in range(len(self.names))}
+        self.totals = Totals({q: Fraction(0) for q in range(len(self.names))})
         self.counted = 0  # deals whose payments are in the totals
+
+    @property
+    def is_over(self) -> bool:
+        """Never: a Hoola match lasts as many deals as the players agree."""
+        return False
 
     def new_deal(self) -> DealState:
         """Start the next deal (the previous one must be over)."""

@@ -24,6 +24,7 @@ from typing import Any
 
 from hoola.core.cards import JOKER, SEVEN, cards_of, format_card, format_cards
 from hoola.core.errors import HoolaError, IllegalActionError, OutOfTurnError, RulesError
+from hoola.core.game import Outcome
 from hoola.core.prefix import Prefix
 from hoola.games.hoola.actions import (
     Action,
@@ -1002,6 +1003,22 @@ class DealState(Verbs):
         if self.result is None:
             return [Fraction(0)] * self.n
         return [self.result.payments.get(q, Fraction(0)) for q in range(self.n)]
+
+    def outcome(self) -> Outcome:
+        """How the deal ended, for statistics: the end, the winners, the dealer, the turns begun
+        (draws and takes), and two tags: the ``undercut`` knocker, and the seat that ``paid for
+        all`` (the discarder a winner went out with; an undercut knocker is tagged undercut)."""
+        result = self.result
+        if result is None:
+            raise IllegalActionError("the deal has no outcome yet: play has not ended",
+                                     "deal-not-over")
+        last = self.history[-1] if self.history else None
+        undercut = (last.player,) if isinstance(last, Knock) \
+            and last.player not in result.winners else ()
+        payer = (result.payer,) if result.payer is not None and not undercut else ()
+        turns = sum(1 for a in self.history if isinstance(a, Draw | Take))
+        return Outcome(result.end, tuple(result.winners), self.dealer, turns,
+                       {"undercut": undercut, "paid for all": payer})
 
     def hand(self, player: int) -> tuple[int, ...]:
         """The cards ``player`` holds, canonical order, jokers last."""

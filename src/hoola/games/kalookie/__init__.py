@@ -127,6 +127,7 @@ class KalookieGame:
         from hoola.games.kalookie.actions import format_action
 
         return format_action(action, names)
+
     def record_text(self, match: Any, comment: str = "") -> str:
         """The game so far (a :class:`Match`) as a record's text, ``comment`` heading it."""
         from hoola.games.kalookie.records import dumps, record_of
@@ -138,6 +139,12 @@ class KalookieGame:
         from hoola.games.kalookie.records import resume
 
         return resume(text, seed=seed)
+
+    def parse_action(self, text: str, names: Sequence[str]) -> Any:
+        """An action from record notation (``"B add Ts on m2"``)."""
+        from hoola.games.kalookie.actions import parse_action
+
+        return parse_action(text, names)
 
     def verify_record(self, data: dict[str, Any], text: str = "") -> list[str]:
         """What differs between a Kalookie record (its parsed TOML) and the engine; [] when ok."""

@@ -24,6 +24,7 @@ from typing import Any
 
 from hoola.core.cards import format_card
 from hoola.core.errors import HoolaError, IllegalActionError, OutOfTurnError
+from hoola.core.game import Outcome
 from hoola.games.kalookie.actions import (
     NAME_RE,
     Action,
@@ -862,6 +863,18 @@ class DealState(Verbs):
         if self.result is None:
             return [Fraction(0)] * self.n
         return [self.result.payments.get(q, Fraction(0)) for q in range(self.n)]
+
+    def outcome(self) -> Outcome:
+        """How the hand ended, for statistics: the end (``call-up``, ``kalookie``, ``void``), the
+        winner, the dealer, the turns begun (draws and takes) and, in the pool game, who
+        ``bought in`` after it and who went ``out`` of the game (retired or forced out)."""
+        if not self.is_over or self.result is None:
+            raise _illegal("the hand has no outcome yet: it has not ended", "deal-not-over")
+        r = self.result
+        turns = sum(1 for a in self.history if isinstance(a, Draw | Take))
+        tags = {"bought in": tuple(self.bought), "out": tuple(self.out)} \
+            if self.rules.scoring == "pool" else {}
+        return Outcome(r.end, () if r.winner is None else (r.winner,), self.dealer, turns, tags)
 
     def format(self, action: Action) -> str:
         """The notation of ``action`` with this hand's player names."""

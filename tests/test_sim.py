@@ -813,4 +813,4 @@ def test_hoola_sim_refuses_a_bad_game_before_playing(args: list[str], words: str
 def test_the_game_s_own_bots_are_the_default_lineup() -> None:
     result = CliRunner().invoke(cli, ["sim", "-g", "kalookie", "-n", "1", "-j", "1"])
     assert result.exit_code == 0, result.output
-    assert " random " in result.output
+    assert " expert " in result.output and " random " in result.output

@@ -282,7 +282,8 @@ def _json_value(value: object) -> object:
                    "lists its presets and options).")
 @click.option("--bots", "-b", default=None,
               help="Bots seated in turn around the table, comma-separated (default: the game's "
-                   "own, strongest first: expert,greedy for hoola): a kind (random, "
+                   "own, strongest first, expert,greedy for hoola; expert,random where a game "
+                   "has one bot of its own): a kind (random, "
                    "greedy, expert, ismcts; those the game has), a strength level (beginner, "
                    "easy, medium, hard, master), either with options "
                    "(ismcts:playouts=30:seconds=1), or an --external NAME (NAME:timeout=2 sets "

@@ -132,8 +132,9 @@ def run_sim(*, bots: str | None, deals: int, players: int | None, preset: str | 
     """Check the options, build the :class:`SimConfig` and run it (or the rules comparison)."""
     game, players = _game_and_players(game_name, players)
     external = parse_externals(externals, game)
-    if bots is None:  # the game's own bots, strongest first
-        bots = ",".join(reversed(list(game.bots()))) or "random"
+    if bots is None:  # the game's own bots, strongest first, against random if it has one
+        own = list(reversed(list(game.bots())))
+        bots = ",".join(own if len(own) > 1 else [*own, "random"])
     lineup = tuple(b.strip() for b in bots.split(",") if b.strip())
     if not lineup:
         raise click.BadParameter("name at least one bot", param_hint="--bots")

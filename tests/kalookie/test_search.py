@@ -13,7 +13,7 @@ from hoola.bots import make_bot
 from hoola.core.cards import pack
 from hoola.core.driver import play_deal
 from hoola.games.kalookie import GAME
-from hoola.games.kalookie.actions import Discard, Draw, NewMeld, Take
+from hoola.games.kalookie.actions import Add, Discard, Draw, NewMeld, Take
 from hoola.games.kalookie.cards import JOKER, counts_of, parse_tokens
 from hoola.games.kalookie.determinize import determinize, held_cards
 from hoola.games.kalookie.expert import ExpertBot
@@ -128,15 +128,20 @@ def test_draw_or_take_is_searched_only_for_a_card_that_could_meld(start: Any,
     assert candidates(s.view(1), Take(1), 3) == [Take(1)]  # a joker is always taken
 
 
-def test_laying_now_is_weighed_against_holding(start: Any, play: Any) -> None:
+def test_laying_now_is_weighed_against_holding_once_someone_may_be_near_out(
+        start: Any, play: Any) -> None:
     b = "Ks Kh Kd 9c Tc Jc 2d 3d 4d 7s 8h 5h Qd"
     s = play(start({"A": JUNK, "B": b}, "Ac", "6c Kc Jd"), "B draw", "B meld Ks Kh Kd",
              "B meld 9c Tc Jc", "B discard Qd", "A draw", "A discard Kc", "B take")
     view = s.view(1)
     prior = BOT.act(view)
     assert isinstance(prior, Discard)  # the expert holds 2d 3d 4d and Kc
-    options = candidates(view, prior, 3)
-    assert any(isinstance(a, NewMeld) or not isinstance(a, Discard) for a in options[1:])
+    # A has not melded: nobody is near out, holding is clearly right and not searched.
+    assert not any(isinstance(a, NewMeld | Add) for a in candidates(view, prior, 3))
+    near = view._replace(opened=(True, True), hand_sizes=(4, view.hand_sizes[1]))
+    prior = BOT.act(near)
+    assert isinstance(prior, Discard)  # still under the expert's threshold to lay
+    assert any(isinstance(a, NewMeld | Add) for a in candidates(near, prior, 3))
 
 
 def test_nothing_is_searched_outside_the_players_own_turn() -> None:

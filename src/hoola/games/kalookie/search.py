@@ -7,7 +7,9 @@ with nothing in the hand) is left to the expert, so it costs no playouts. The ch
 
 - **draw or take**, when the top discard could meld with the hand or the table;
 - **laying now or holding**: where the expert lays (an initial meld, a meld or a build once
-  opened), its discard instead; where it discards while its plan could lay, the plan's first lay;
+  opened), its discard instead; where it discards while its plan could lay (waiting for a
+  kalookie, or holding its melds once the chance that someone goes out reaches
+  :data:`HOLD_DOUBT`), the plan's first lay;
 - **which card to discard**: the expert's discard against the next ones of its own ranking whose
   scores come within :data:`DISCARD_SPREAD` of it.
 
@@ -39,9 +41,10 @@ from hoola.games.kalookie.expert import (
 from hoola.games.kalookie.expert_know import Knowledge
 from hoola.games.kalookie.views import View
 
-__all__ = ["DISCARD_SPREAD", "candidates"]
+__all__ = ["DISCARD_SPREAD", "HOLD_DOUBT", "candidates"]
 
-DISCARD_SPREAD = 1.5  # discard scores this close to the expert's best are worth a search
+DISCARD_SPREAD = 0.75  # discard scores this close to the expert's best are worth a search
+HOLD_DOUBT = 0.15  # once opened, laying instead of holding is searched from this threat on
 
 
 def candidates(view: View, prior: Action | None, k: int) -> list[Action | None]:
@@ -92,7 +95,8 @@ def _play_options(view: View, know: Knowledge, prior: Action) -> list[Action]:
     if not isinstance(prior, Discard):
         return []  # a joker release or placement: the expert's judgment stands
     options: list[Action] = []
-    if plan is not None and plan.lays:
+    # Holding melds while nobody is near out is clearly right (and searched, rarely overturned).
+    if plan is not None and plan.lays and (not opened or know.threat >= HOLD_DOUBT):
         lay = _step(view, plan)
         if lay is not None and lay[0] is not None:
             options.append(lay[0])  # lay now instead of holding or waiting

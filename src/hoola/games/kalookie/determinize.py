@@ -1,8 +1,8 @@
 """Rebuilding a hand from one player's view and a guess at the hidden cards (for ISMCTS).
 
 The cards the viewer cannot see (other hands and the stock) are re-dealt at random, each hand
-keeping its size. Cards known to be in a hand because it took them from the discard pile are
-re-dealt too: the guess uses only the counts, not that memory.
+keeping its size. Cards known to be in a hand (:func:`held_cards`: taken from the discard pile
+and not laid or discarded since) stay in that hand; only the rest is dealt at random.
 
 >>> from hoola.games.kalookie.rules import Rules
 >>> from hoola.games.kalookie.state import DealState
@@ -19,12 +19,13 @@ from collections.abc import Sequence
 
 from hoola.core.cards import pack
 from hoola.core.errors import IllegalActionError
+from hoola.games.kalookie.actions import Add, Discard, NewMeld, Swap, Take
 from hoola.games.kalookie.cards import JOKER, cards_of_counts, counts_of
 from hoola.games.kalookie.deal import Deal
 from hoola.games.kalookie.state import DealState
 from hoola.games.kalookie.views import View
 
-__all__ = ["determinize", "state_from_view", "unseen_cards"]
+__all__ = ["determinize", "held_cards", "state_from_view", "unseen_cards"]
 
 
 def unseen_cards(view: View) -> list[int]:
@@ -40,9 +41,54 @@ def unseen_cards(view: View) -> list[int]:
     return cards_of_counts(left)
 
 
+def held_cards(view: View) -> list[list[int]]:
+    """The cards each other seat is known to hold: taken from the pile (public) and not laid nor
+    discarded since. A joker laid first uses up a joker released that turn, then a taken one."""
+    n = len(view.names)
+    held: list[list[int]] = [[] for _ in range(n)]
+    released = [0] * n
+    for a in view.history:
+        q = a.player
+        if q == view.player:
+            continue
+        if isinstance(a, Take) and a.card is not None:
+            held[q].append(JOKER if a.card >= JOKER else a.card)
+        elif isinstance(a, Discard):
+            _forget(held[q], [a.card])
+        elif isinstance(a, Swap):
+            _forget(held[q], list(a.cards))
+            released[q] += 1
+        elif isinstance(a, NewMeld | Add):
+            tokens = a.cards if isinstance(a, NewMeld) else (a.card,)
+            jokers = sum(1 for t in tokens if t >= JOKER)
+            spent = min(jokers, released[q])
+            released[q] -= spent
+            _forget(held[q], [t for t in tokens if t < JOKER] + [JOKER] * (jokers - spent))
+        if isinstance(a, Discard):
+            released[q] = 0  # a released joker is laid within the turn
+    return held
+
+
+def _forget(cards: list[int], gone: list[int]) -> None:
+    for c in gone:
+        if c in cards:
+            cards.remove(c)
+
+
 def determinize(view: View, rng: random.Random) -> DealState:
-    """A hand consistent with ``view``: the unseen cards dealt at random to the hidden places."""
-    unseen = unseen_cards(view)
+    """A hand consistent with ``view``: each other seat keeps the cards it is known to hold, the
+    rest of the unseen cards are dealt at random to the hidden places."""
+    left = counts_of(unseen_cards(view))
+    held = held_cards(view)
+    for q, cards in enumerate(held):
+        # Known cards beyond the hand's size or the unseen ones would mean a misread history.
+        cards[:] = cards[:view.hand_sizes[q]] if q != view.player else []
+        for c in list(cards):
+            if left[c] > 0:
+                left[c] -= 1
+            else:
+                cards.remove(c)
+    unseen = cards_of_counts(left)
     rng.shuffle(unseen)
     hands: list[list[int]] = []
     k = 0
@@ -50,8 +96,9 @@ def determinize(view: View, rng: random.Random) -> DealState:
         if q == view.player:
             hands.append(list(view.hand))
         else:
-            hands.append(unseen[k:k + size])
-            k += size
+            extra = size - len(held[q])
+            hands.append([*held[q], *unseen[k:k + extra]])
+            k += extra
     return state_from_view(view, hands, unseen[k:k + view.stock_size], rng)
 
 

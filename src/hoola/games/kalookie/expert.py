@@ -87,6 +87,13 @@ class ExpertBot:
         """The expert's choice among ``view.legal`` (None: let a warning or a swap go)."""
         return self.explain(view)[0]
 
+    def candidates(self, view: View, prior: Action | None, k: int) -> list[Action | None]:
+        """The moves worth searching (for :mod:`hoola.bots.ismcts`), ``prior`` first: see
+        :func:`hoola.games.kalookie.search.candidates`."""
+        from hoola.games.kalookie.search import candidates  # search builds on this module
+
+        return candidates(view, prior, k)
+
     def explain(self, view: View) -> Choice:
         """The expert's choice and a one-sentence reason in plain English."""
         legal = view.legal

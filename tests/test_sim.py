@@ -399,8 +399,9 @@ def test_the_report_fits_an_80_column_terminal() -> None:
     assert "…" not in text  # nothing cut short
     for bot in ("ismcts:playouts=2", "random", "greedy"):  # one line per bot, never wrapped
         assert any(line.startswith(f" {bot} ") for line in text.splitlines()), bot
-    for word in ("dealer+3", "won by knock", "openskill", "Margins"):
-        assert word in text
+    for word in ("dealer+3", "won by knock", "undercut", "paid for all", "turns per deal",
+                 "seconds per deal", "stakes/deal", "openskill", "Margins"):
+        assert word in text, word  # every figure Hoola's report has always printed
 
 
 def test_levels_are_bots_for_the_sim_and_the_help_names_them_all() -> None:
@@ -814,3 +815,21 @@ def test_the_game_s_own_bots_are_the_default_lineup() -> None:
     result = CliRunner().invoke(cli, ["sim", "-g", "kalookie", "-n", "1", "-j", "1"])
     assert result.exit_code == 0, result.output
     assert " expert " in result.output and " random " in result.output
+
+
+def test_a_game_without_a_dealer_counts_seats_from_the_first() -> None:
+    from rich.console import Console
+
+    from hoola.sim.report import rules_table
+    from hoola.sim.simulation import DealOutcome, GameOutcome
+
+    deals = (DealOutcome("won", (1,), (-1.0, 1.0), None, 3, 3),
+             DealOutcome("drawn", (), (0.0, 0.0), None, 4, 4))
+    games = [GameOutcome(u, 0, ("a", "b"), deals, 0.1) for u in range(3)]
+    stats = rules_stats(games, 2)
+    assert not stats.from_dealer and stats.ends == {"drawn": 0.5, "won": 0.5}
+    assert [e.mean for e in stats.seat_edges] == [-0.5, 0.5] and stats.turns == 3.5
+    console = Console(width=80, record=True, file=io.StringIO())
+    console.print(rules_table([("standard", stats)], 2))
+    text = console.export_text()
+    assert "seat 1" in text and "seat 2" in text and "dealer" not in text

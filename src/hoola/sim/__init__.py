@@ -1,4 +1,5 @@
-"""The simulation lab: many deals between named bots, statistics, ratings, charts, rule studies.
+"""The simulation lab: many deals of any registered game between named bots, statistics (per bot,
+per team where the game has teams), ratings, charts, rule studies.
 
 The core (:mod:`hoola.sim.simulation`, :mod:`hoola.sim.stats`) uses the standard library only;
 ratings, charts, the progress bar and Ray come with the ``sim`` and ``ray`` extras.
@@ -13,7 +14,16 @@ from hoola.sim.simulation import (
     run_ray,
     seatings,
 )
-from hoola.sim.stats import BotStats, Estimate, RulesStats, bot_stats, margin, rules_stats
+from hoola.sim.stats import (
+    BotStats,
+    Estimate,
+    RulesStats,
+    TeamStats,
+    bot_stats,
+    margin,
+    rules_stats,
+    team_stats,
+)
 
 __all__ = [
     "BotError",
@@ -23,10 +33,12 @@ __all__ = [
     "GameOutcome",
     "RulesStats",
     "SimConfig",
+    "TeamStats",
     "bot_stats",
     "margin",
     "rules_stats",
     "run",
     "run_ray",
     "seatings",
+    "team_stats",
 ]

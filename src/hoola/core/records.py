@@ -25,6 +25,7 @@ __all__ = [
     "MAX_DIGITS",
     "MAX_FILE_BYTES",
     "Verdict",
+    "format_number",
     "game_name_of",
     "parse_toml",
     "printable",
@@ -57,6 +58,23 @@ def printable(text: str) -> str:
     text = text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
     return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
                    for c in text)
+
+
+def format_number(value: Fraction | int) -> str:
+    """A number as TOML: an integer, an exact decimal, or a quoted fraction ``"1/3"``."""
+    f = Fraction(value)
+    if f.denominator == 1:
+        return str(f.numerator)
+    d = f.denominator
+    while d % 2 == 0:
+        d //= 2
+    while d % 5 == 0:
+        d //= 5
+    if d == 1:
+        text = f"{float(f)!r}"
+        if Fraction(text) == f:
+            return text
+    return f'"{f.numerator}/{f.denominator}"'
 
 
 def toml_value(value: Any) -> str:

@@ -32,6 +32,7 @@ from hoola.core.records import (
     MAX_DIGITS,
     MAX_FILE_BYTES,
     Verdict,
+    format_number,
     game_name_of,
     parse_toml,
     printable,
@@ -238,23 +239,6 @@ def _text(value: Any, where: str) -> str:
         raise RecordError(f"{where} has {len(value):,} characters; a string in a record has at "
                           f"most {MAX_TEXT}", "text-too-long")
     return value
-
-
-def format_number(value: Fraction | int) -> str:
-    """A number as TOML: an integer, an exact decimal, or a quoted fraction ``"1/3"``."""
-    f = Fraction(value)
-    if f.denominator == 1:
-        return str(f.numerator)
-    d = f.denominator
-    while d % 2 == 0:
-        d //= 2
-    while d % 5 == 0:
-        d //= 5
-    if d == 1:
-        text = f"{float(f)!r}"
-        if Fraction(text) == f:
-            return text
-    return f'"{f.numerator}/{f.denominator}"'
 
 
 # -- reading --------------------------------------------------------------------------------------

@@ -11,29 +11,13 @@ from fractions import Fraction
 from typing import Any
 
 from hoola.core.errors import RecordError
+from hoola.core.records import format_number
 
 __all__ = ["format_number", "read_number"]
 
 LIMIT = 10**12  # no stake, payment or total of a real game comes near
 _DECIMAL = re.compile(r"-?\d{1,13}(\.\d{1,12})?")
 _FRACTION = re.compile(r"-?\d{1,13}/\d{1,13}")
-
-
-def format_number(value: Fraction | int) -> str:
-    """A number as TOML: an integer, an exact decimal, or a quoted fraction ``"1/3"``."""
-    f = Fraction(value)
-    if f.denominator == 1:
-        return str(f.numerator)
-    d = f.denominator
-    while d % 2 == 0:
-        d //= 2
-    while d % 5 == 0:
-        d //= 5
-    if d == 1:
-        text = f"{float(f)!r}"
-        if Fraction(text) == f:
-            return text
-    return f'"{f.numerator}/{f.denominator}"'
 
 
 def read_number(value: Any, where: str) -> Fraction:

@@ -34,7 +34,7 @@ from hoola.tui.moves import candidates, describe, log_line, next_step, why_not
 from hoola.tui.screens import (
     ChoiceScreen,
     HelpScreen,
-    LeaveScreen,
+    Leaving,
     LogScreen,
     SettlementScreen,
 )
@@ -89,7 +89,7 @@ class FromWorker(Message):
         self.call = call
 
 
-class HoolaApp(App[str]):
+class HoolaApp(Leaving, App[str]):
     """Hoola against bots, full screen. ``claim_seconds`` is how long a claim prompt waits
     (0: until the person answers), by ``clock``; the app's result is the path of the saved
     record."""
@@ -412,10 +412,6 @@ class HoolaApp(App[str]):
             return []
         return [view.hand[i] for i in sorted(self.picked) if i < len(view.hand)]
 
-    def _on_table(self) -> bool:
-        """Whether the table is in front (no list, help, log or settlement over it)."""
-        return len(self.screen_stack) == 1
-
     def action_pick(self, place: int) -> None:
         """Pick (or put back) the card at ``place`` on the screen, from 0."""
         panel = self.query_one(HandPanel)
@@ -554,22 +550,10 @@ class HoolaApp(App[str]):
         if self._on_table():
             self.push_screen(HelpScreen())
 
-    async def action_quit(self) -> None:
-        """Ask, then leave (the game is saved after every move)."""
-        def answered(leave: bool | None) -> None:
-            if leave:
-                self._leave()
-        if self._on_table():
-            self.push_screen(LeaveScreen(str(self.session.path)), answered)
-
-    def action_leave_now(self) -> None:
-        """Ctrl+C leaves at once (the game is saved)."""
-        self._leave()
-
-    def _leave(self) -> None:
-        self.session.stop()
-        self.person.stop()
-        self.exit(str(self.session.path))
+    @property
+    def save_path(self) -> str:
+        """Where the game is saved."""
+        return str(self.session.path)
 
 
 def _indices(hand: tuple[int, ...], cards: tuple[int, ...]) -> set[int]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.table import Table
 from rich.text import Text
@@ -225,3 +225,46 @@ class LeaveScreen(ModalScreen[bool]):
     def action_answer(self, leave: bool) -> None:
         """Leave or stay."""
         self.dismiss(leave)
+
+
+class Leaving:
+    """Leaving a terminal game, for the apps that mix it in: ``q`` asks first, Ctrl+C leaves at
+    once; either way the session and the person's seat stop and the app exits with the path
+    of the save (the game is saved after every move).
+
+    The app provides ``session`` and ``person`` (each with ``stop()``), ``save_path`` and the
+    Textual ``App`` methods used here.
+    """
+
+    session: Any
+    person: Any
+    screen_stack: Any
+    push_screen: Any
+    exit: Any
+
+    @property
+    def save_path(self) -> str:
+        """Where the game is saved."""
+        raise NotImplementedError
+
+    def _on_table(self) -> bool:
+        """Whether the table is in front (no list, help, log or settlement over it)."""
+        return len(self.screen_stack) == 1
+
+    async def action_quit(self) -> None:
+        """Ask, then leave (the game is saved after every move)."""
+        def answered(leave: bool | None) -> None:
+            if leave:
+                self._leave()
+        if self._on_table():
+            self.push_screen(LeaveScreen(self.save_path), answered)
+
+    def action_leave_now(self) -> None:
+        """Ctrl+C leaves at once (the game is saved)."""
+        self._leave()
+
+    def _leave(self) -> None:
+        self.session.stop()
+        self.person.stop()
+        self.exit(self.save_path)
+

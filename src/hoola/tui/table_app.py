@@ -30,7 +30,7 @@ from hoola.core.table import Table
 from hoola.plain import move_label
 from hoola.saves import SavedGame
 from hoola.tabletext import hand_of, sorted_cards
-from hoola.tui.screens import LeaveScreen, LogScreen
+from hoola.tui.screens import Leaving, LogScreen
 from hoola.tui.table_screens import HandOverScreen, TableHelpScreen
 from hoola.tui.table_session import Question, ScreenSeat, TableSession
 from hoola.tui.table_widgets import CARD_KEYS, HandView, SeatsView, card_of, middle_line, words
@@ -91,7 +91,7 @@ def uses(label: str, picked: Counter[str]) -> bool:
     return all(have[card.lower()] >= n for card, n in picked.items())
 
 
-class TableApp(App[str]):
+class TableApp(Leaving, App[str]):
     """Any game against bots, full screen. ``claim_seconds`` is how long a moment the person may
     let pass waits (0: until they answer), by ``clock``; the result is the saved record's path."""
 
@@ -441,9 +441,6 @@ class TableApp(App[str]):
 
     # -- the person's keys --------------------------------------------------------------------
 
-    def _on_table(self) -> bool:
-        return len(self.screen_stack) == 1
-
     def action_pick(self, place: int) -> None:
         """Pick (or put back) the card at ``place`` in the hand as shown."""
         if not self._on_table() or place >= len(self.query_one(HandView).order):
@@ -495,22 +492,10 @@ class TableApp(App[str]):
         if self._on_table():
             self.push_screen(TableHelpScreen(self.saved.game.title))
 
-    async def action_quit(self) -> None:
-        """Ask, then leave (the game is saved after every move)."""
-        def answered(leave: bool | None) -> None:
-            if leave:
-                self._leave()
-        if self._on_table():
-            self.push_screen(LeaveScreen(str(self.saved.path)), answered)
-
-    def action_leave_now(self) -> None:
-        """Ctrl+C leaves at once (the game is saved)."""
-        self._leave()
-
-    def _leave(self) -> None:
-        self.session.stop()
-        self.person.stop()
-        self.exit(str(self.saved.path))
+    @property
+    def save_path(self) -> str:
+        """Where the game is saved."""
+        return str(self.saved.path)
 
 
 def run_table_app(saved: SavedGame, *, claim_seconds: float = 5.0,

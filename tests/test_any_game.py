@@ -125,7 +125,7 @@ def test_ctrl_c_leaves_the_plain_game_saved(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("args", "says"), [
-    (["chess"], "unknown game 'chess': the games are hoola, kalookie"),
+    (["chess"], "unknown game 'chess': the games are hoola, capture, kalookie"),
     (["kalookie", "--bots", "greedy"], "unknown bot 'greedy'; the bots are random, expert"),
     (["kalookie", "--players", "7"], "kalookie is played by 2 to 6 players, not 7"),
     (["kalookie", "--rules", "nope"], "unknown"),

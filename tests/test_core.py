@@ -112,9 +112,10 @@ def test_every_registered_game_speaks_the_whole_interface(name: str) -> None:
     for method in ("rules", "new_deal", "new_match", "determinize", "expert", "bots",
                    "format_action", "verify_record", "tell_record"):
         assert callable(getattr(game, method)), method
-    state = game.new_deal(game.rules(), ["A", "B", "C"], seed=5)
+    names = ["A", "B", "C", "D"][:game.min_players]
+    state = game.new_deal(game.rules(), names, seed=5)
     assert isinstance(state, GameState)
-    for seat in range(3):
+    for seat in range(len(names)):
         view = state.view(seat)
         assert isinstance(view, View)
         table = view.table()

@@ -337,7 +337,7 @@ def test_rules_command_serves_every_game() -> None:
     assert "  hand_size = {2 = 15, 3 = 15, 4 = 15, 5 = 13, 6 = 11}" in out
     bad = CliRunner().invoke(cli, ["rules", "chess"])
     assert bad.exit_code == 2
-    assert "unknown game 'chess': the games are hoola, kalookie" in bad.output
+    assert "unknown game 'chess': the games are hoola, capture, kalookie" in bad.output
 
 
 def test_readme_option_table_names_every_option() -> None:

@@ -796,7 +796,7 @@ def test_hoola_sim_compares_kalookie_presets() -> None:
 
 
 @pytest.mark.parametrize(("args", "words"), [
-    (["-g", "chess"], "unknown game 'chess': the games are hoola, kalookie"),
+    (["-g", "chess"], "unknown game 'chess': the games are hoola, capture, kalookie"),
     (["-g", "kalookie", "--bots", "greedy"], "unknown bot 'greedy'; bots are random"),
     (["-g", "kalookie", "-p", "9"], "Kalookie is played by 2 to 6 players, not 9"),
     (["-p", "1"], "Hoola (훌라) is played by 2 to 7 players, not 1"),

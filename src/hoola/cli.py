@@ -129,7 +129,7 @@ def play(game_name: str | None, players: int | None, preset: str | None, options
     """Play GAME (default hoola; hoola play kalookie, ...) in the terminal against bots: full
     screen, or line by line with --plain. Every game is saved after every move."""
     from hoola.core.errors import HoolaError
-    from hoola.core.registry import get_game
+    from hoola.core.registry import game_and_preset
     from hoola.saves import game_of_save
     from hoola.tui.front import PlayRequest, play_any
     from hoola.tui.touches import touch_of
@@ -142,11 +142,16 @@ def play(game_name: str | None, players: int | None, preset: str | None, options
             saved_game = game_of_save(resume)
         except HoolaError as exc:
             raise click.ClickException(f"cannot resume {resume}: {exc.message}") from exc
-        if game_name is not None and game_name != saved_game:
-            raise click.UsageError(f"{resume} is a game of {saved_game}, not {game_name}")
+        if game_name is not None:
+            try:
+                named = game_and_preset(game_name, None)[0].name
+            except HoolaError as exc:
+                raise click.BadParameter(exc.message, param_hint="GAME") from exc
+            if named != saved_game:
+                raise click.UsageError(f"{resume} is a game of {saved_game}, not {game_name}")
         game_name = saved_game
     try:
-        game = get_game(game_name)
+        game, preset = game_and_preset(game_name, preset)
     except HoolaError as exc:
         if resume is not None:
             raise click.ClickException(f"cannot resume {resume}: {exc.message}") from exc
@@ -196,10 +201,10 @@ def rules(game_name: str | None, preset: str | None, as_json: bool) -> None:
 
     from hoola.core.errors import HoolaError
     from hoola.core.records import toml_value
-    from hoola.core.registry import game_names, get_game
+    from hoola.core.registry import game_and_preset, game_names
 
     try:
-        game = get_game(game_name)
+        game, preset = game_and_preset(game_name, preset)
     except HoolaError as exc:
         raise click.BadParameter(exc.message, param_hint="GAME") from exc
     preset = preset or game.default_preset

@@ -83,9 +83,17 @@ def hand_of(table: Table, seat: int) -> Zone | None:
 
 
 def seat_scores(table: Table, seat: int) -> list[str]:
-    """``Penalty 12`` for each score line that has a value per seat."""
-    return [f"{s.label} {s.values[seat]}" for s in table.scores
-            if len(s.values) == len(table.names)]
+    """``Penalty 12`` for each score line that has a value per seat, or per team (the seat's
+    team's value, on each of its members' lines)."""
+    out = []
+    for s in table.scores:
+        if len(s.values) == len(table.names):
+            out.append(f"{s.label} {s.values[seat]}")
+        elif table.teams is not None and len(s.values) == len(table.teams):
+            team = next((i for i, t in enumerate(table.teams) if seat in t), None)
+            if team is not None:
+                out.append(f"{s.label} {s.values[team]}")
+    return out
 
 
 def score_lines(table: Table) -> list[str]:

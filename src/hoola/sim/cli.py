@@ -17,7 +17,7 @@ import click
 
 from hoola.core.errors import HoolaError
 from hoola.core.game import Game
-from hoola.core.registry import get_game
+from hoola.core.registry import game_and_preset
 from hoola.sim.simulation import SimConfig, make_player
 
 __all__ = ["missing_extras", "parse_externals", "run_sim"]
@@ -93,20 +93,22 @@ def _check_lineup(lineup: Sequence[str], external: Sequence[tuple[str, str]],
             raise click.BadParameter(message, param_hint="--bots") from exc
 
 
-def _game_and_players(name: str | None, players: int | None) -> tuple[Game, int]:
-    """The registered game and the number of seats (four by default, or as near as the game
-    allows), else a usage error naming the games or the range."""
+def _game_and_players(name: str | None, players: int | None,
+                      preset: str | None = None) -> tuple[Game, int, str | None]:
+    """The registered game (or the game of a preset named as a game), the number of seats (four
+    by default, or as near as the game allows) and the preset, else a usage error naming the
+    games or the range."""
     try:
-        game = get_game(name)
+        game, preset = game_and_preset(name, preset)
     except HoolaError as exc:
         raise click.BadParameter(exc.message, param_hint="--game") from exc
     if players is None:
-        return game, min(max(4, game.min_players), game.max_players)
+        return game, min(max(4, game.min_players), game.max_players), preset
     if not game.min_players <= players <= game.max_players:
         raise click.BadParameter(f"{game.title} is played by {game.min_players} to "
                                  f"{game.max_players} players, not {players}",
                                  param_hint="--players")
-    return game, players
+    return game, players, preset
 
 
 def _rules(game: Game, preset: str, options: dict[str, object], players: int,
@@ -130,7 +132,7 @@ def run_sim(*, bots: str | None, deals: int, players: int | None, preset: str | 
             records_dir: Path | None, ray_address: str | None, compare: str | None,
             game_name: str | None = None) -> None:
     """Check the options, build the :class:`SimConfig` and run it (or the rules comparison)."""
-    game, players = _game_and_players(game_name, players)
+    game, players, preset = _game_and_players(game_name, players, preset)
     external = parse_externals(externals, game)
     if bots is None:  # the game's own bots, strongest first, against random if it has one
         own = list(reversed(list(game.bots())))

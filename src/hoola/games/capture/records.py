@@ -346,7 +346,7 @@ def record_of(match: Match | Sequence[DealState]) -> dict[str, Any]:
     data: dict[str, Any] = {"format": FORMAT, "game": GAME, "rules": first.base.preset_name,
                             "players": names}
     if first.base.overrides():
-        data["options"] = first.base.written()
+        data["options"] = first.base.overrides()
     data["deal"] = [_deal_record(s, names) for s in states]
     if isinstance(match, Match) and match.finished:
         summary: dict[str, Any] = {"totals": dict(zip(match.labels, match.scores, strict=True))}

@@ -12,7 +12,7 @@ plays, an option given explicitly always winning.
 >>> Rules.preset("sedma").for_players(3).removed
 (20, 33)
 >>> Rules.preset("ristikontra", lead_limit="none").overrides()
-{'lead_limit': None}
+{'lead_limit': 'none'}
 """
 
 from __future__ import annotations
@@ -36,6 +36,17 @@ _DEALERS = ("redeal", "fewer", "next", "clean")
 _BOOLS = ("fighting", "hola_bonus", "partner_sees_hand", "signals", "play_in_dark", "phases")
 SIGNALS = ("ubij", "pusti", "napuni")
 """Sedmice's spoken signals: take it, let it go, load it with points."""
+
+
+def _written(key: str, value: Any) -> Any:
+    """An option's value as a record writes it."""
+    if key == "wilds":
+        return " ".join(RANKS[r] for r in value) or "none"
+    if key == "removed":
+        return format_cards(value) or "none"
+    if key == "card_points":
+        return {RANKS[r]: p for r, p in enumerate(value) if p}
+    return "none" if value is None else value
 
 
 def _is_int(value: Any) -> bool:
@@ -201,39 +212,25 @@ class Rules:
         return Rules(preset_name=self.preset_name, **PRESETS[self.preset_name])
 
     def options(self) -> dict[str, Any]:
-        """Every option key with its value."""
-        return {k: getattr(self, k) for k in self.option_keys()}
+        """Every option key with its value as records write them (ranks and cards as text,
+        ``card_points`` as a table by rank, no value as ``"none"``)."""
+        return {k: _written(k, getattr(self, k)) for k in self.option_keys()}
 
     def overrides(self) -> dict[str, Any]:
         """The options that differ from this value's preset (a record's ``[options]``)."""
-        base = self.base()
-        return {k: v for k, v in self.options().items() if getattr(base, k) != v}
+        return self.changes_from(self.base())
 
     def changes_from(self, other: Rules) -> dict[str, Any]:
         """The options whose values differ from ``other``'s, as records write them."""
-        return {k: v for k, v in self.written(self.options()).items()
-                if k in {k for k, v in self.options().items() if getattr(other, k) != v}}
-
-    def written(self, values: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The overrides as a record's ``[options]`` writes them (ranks and cards as text)."""
-        out: dict[str, Any] = {}
-        for key, value in (self.overrides() if values is None else values).items():
-            if key == "wilds":
-                value = " ".join(RANKS[r] for r in value) or "none"
-            elif key == "removed":
-                value = format_cards(value) or "none"
-            elif key == "card_points":
-                value = {RANKS[r]: p for r, p in enumerate(value) if p}
-            elif value is None:
-                value = "none"
-            out[key] = value
-        return out
+        return {k: _written(k, getattr(self, k)) for k in self.option_keys()
+                if getattr(self, k) != getattr(other, k)}
 
     def for_players(self, players: int) -> Rules:
         """The rules a table of ``players`` plays: the preset's changes for that many players
         (Hola for six, Sedma for three) where no option was given explicitly."""
         changes = PLAYER_CHANGES.get(self.preset_name, {}).get(players, {})
-        given = self.overrides()
+        base = self.base()
+        given = {k for k in self.option_keys() if getattr(self, k) != getattr(base, k)}
         kept = {k: v for k, v in changes.items() if k not in given}
         if not kept:
             return self

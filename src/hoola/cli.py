@@ -337,3 +337,34 @@ def sim(game_name: str, bots: str | None, deals: int, players: int | None, prese
             round_robin=round_robin, seed=seed, workers=workers, externals=externals,
             plot_dir=plot_dir, records_dir=records_dir, ray_address=ray_address, compare=compare,
             game_name=game_name)
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
+              help="Port to listen on.")
+@click.option("--db", "db_url", default="sqlite:///hoola-server.db", show_default=True,
+              help="Where tables are kept: a SQLAlchemy URL (sqlite:///FILE, or "
+                   "postgresql+psycopg://USER@HOST/DB).")
+def serve(host: str, port: int, db_url: str) -> None:
+    """Host tables of every game for people and bots over HTTP and WebSocket (docs/server.md);
+    the API is documented at /docs."""
+    try:
+        import uvicorn
+
+        from hoola.server.app import create_app
+    except ImportError as exc:
+        raise click.ClickException(f"the server needs its extra: pip install -e \".[server]\" "
+                                   f"({exc.name} is missing)") from exc
+    from hoola.core.errors import HoolaError
+
+    try:
+        app = create_app(db_url=db_url)
+    except HoolaError as exc:
+        raise click.ClickException(exc.message) from exc
+    except Exception as exc:  # a database that cannot be opened
+        raise click.ClickException(f"cannot open the database {db_url}: "
+                                   f"{str(exc).splitlines()[0]}") from exc
+    click.echo(f"hoola server on http://{host}:{port} (tables in {db_url}; API at "
+               f"http://{host}:{port}/docs)")
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536)

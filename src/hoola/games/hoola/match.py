@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from hoola.core.errors import HoolaError, RulesError
+from hoola.core.records import format_number
+from hoola.core.table import Moment, Score, Table
 from hoola.games.hoola.inputs import check_names, check_seed
 from hoola.games.hoola.rules import Rules
 from hoola.games.hoola.state import DealState
@@ -110,3 +112,12 @@ class Match:
         for q, v in last.result.payments.items():
             self.totals[q] += v
         self.counted = len(self.deals)
+
+    def scoreboard(self) -> Table:
+        """The running totals as data, and who deals next."""
+        dealer = next_dealer(self.deals[-1]) if self.deals and self.deals[-1].is_over else \
+            self.deals[-1].dealer if self.deals else 0
+        return Table(zones=(), moment=Moment(actors=(), turn=None, phase="play",
+                                             prompt=f"{self.names[dealer]} deals next"),
+                     names=tuple(self.names),
+                     scores=(Score("Totals", tuple(format_number(t) for t in self.totals())),))

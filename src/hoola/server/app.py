@@ -1,0 +1,532 @@
+"""``hoola serve``: tables of every registered game over HTTP and WebSocket (FastAPI on uvicorn).
+
+HTTP (documented at ``/docs``, schema at ``/openapi.json``) creates, lists, joins and starts
+tables and downloads finished games as records; a WebSocket per client (``/ws/{table}``) carries
+the play: the client says ``hello`` with its seat's token (or the table's invite, to watch), then
+sends actions in the records' notation with the state counter it acted on, and receives its own
+view after every change. The protocol is in ``docs/server.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import re
+import secrets
+import time
+from collections.abc import Callable
+from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse, PlainTextResponse
+from pydantic import BaseModel, Field
+
+from hoola.core.errors import HoolaError
+from hoola.core.game import Game, Player
+from hoola.core.registry import game_and_preset, game_names
+from hoola.server.room import Room, RoomError
+from hoola.server.store import SeatRow, Store, TableRow, digest, new_token
+from hoola.server.views import PROTOCOL
+
+__all__ = ["Server", "create_app"]
+
+log = logging.getLogger("hoola.server")
+
+MAX_MESSAGE = 4096
+"""The largest client message read, in bytes."""
+RATE = 10.0
+"""Messages a second a connection may send on average (a burst of :data:`BURST`)."""
+BURST = 30
+HELLO_SECONDS = 10.0
+NAME_RE = re.compile(r"[A-Za-z0-9_-]{1,24}")
+
+
+class SeatSpec(BaseModel):
+    """Who sits in a seat when the table is made: an open seat for a person, or a bot."""
+
+    bot: str | None = Field(None, description="A bot kind or level (random, expert, ismcts, "
+                                              "beginner ... master); absent: a seat for a person")
+    name: str | None = Field(None, description="The seat's name (letters, digits, _ and -)")
+
+
+class CreateTable(BaseModel):
+    """A new table: the game and its rules, the seats, the timers."""
+
+    game: str = Field("hoola", description="A registered game, or one of its presets")
+    preset: str | None = Field(None, description="The game's preset (default: its first)")
+    options: dict[str, Any] = Field(default_factory=dict, description="Rule option overrides")
+    name: str = Field("Host", description="The host's name; the host takes the first seat")
+    seats: list[SeatSpec] = Field(default_factory=list,
+                                  description="The other seats, in play order")
+    deals: int | None = Field(None, ge=1, le=1000,
+                              description="Deals to play (default: until the game's own end)")
+    claim_seconds: float = Field(3.0, ge=0, le=60, description="How long a claim window stays "
+                                                               "open")
+    turn_seconds: float = Field(60.0, ge=0, le=3600,
+                                description="A person's time to act before a bot plays for "
+                                            "them (0: no limit)")
+    bot_delay: float = Field(0.5, ge=0, le=10, description="A bot's pause before its move")
+    bot_reaction: tuple[float, float] = Field((0.8, 1.5), description="A bot's reaction to a "
+                                                                      "window, low and high")
+    seed: int | None = Field(None, ge=0, lt=2**63, description="Seed of the shuffles")
+    public: bool = Field(True, description="Listed in the lobby with its invite")
+
+
+class JoinTable(BaseModel):
+    """Taking an open seat with the table's invite."""
+
+    invite: str
+    name: str = "Guest"
+    seat: int | None = None
+
+
+class BotSeat(BaseModel):
+    """Giving an open seat to a bot."""
+
+    bot: str = "expert"
+
+
+class Server:
+    """The tables of one server process: the store, the rooms in play, the connections."""
+
+    def __init__(self, store: Store, *,
+                 bots: Callable[[Game, str, int | None], Player] | None = None) -> None:
+        self.store = store
+        self.rooms: dict[str, Room] = {}
+        self.conns: dict[str, dict[int | None, set[Connection]]] = {}
+        self.bots = bots
+
+    # -- rooms --------------------------------------------------------------------------------
+
+    def room(self, tid: str) -> Room:
+        """The room of table ``tid``, rebuilt from the store on first use."""
+        room = self.rooms.get(tid)
+        if room is not None:
+            return room
+        row = self.store.table(tid) if isinstance(tid, str) and len(tid) <= 24 else None
+        if row is None:
+            raise RoomError("there is no such table", "no-table")
+        room = Room(row, self.store.seats(tid), self.store, self._sender(tid), bots=self.bots)
+        room.rebuild()
+        self.rooms[tid] = room
+        return room
+
+    def resume_all(self) -> None:
+        """After a start: every table in play goes on where its stored actions left it."""
+        for row in self.store.tables(status=["playing"]):
+            try:
+                room = self.room(row.id)
+            except HoolaError as exc:
+                log.error("table %s cannot be rebuilt: %s", row.id, exc.message)
+                continue
+            room._open_moment()
+
+    def _sender(self, tid: str) -> Callable[[int | None, dict[str, Any]], None]:
+        def send(seat: int | None, message: dict[str, Any]) -> None:
+            for conn in list(self.conns.get(tid, {}).get(seat, ())):
+                conn.push(message)
+        return send
+
+    def broadcast(self, tid: str, message: dict[str, Any]) -> None:
+        """A message to every connection of a table (chat)."""
+        for conns in self.conns.get(tid, {}).values():
+            for conn in list(conns):
+                conn.push(message)
+
+    def seat_of(self, tid: str, token: str) -> int:
+        """The seat a token holds at table ``tid`` (a RoomError when none)."""
+        room = self.room(tid)
+        if isinstance(token, str) and len(token) <= 100:
+            wanted = digest(token)
+            for q, s in room.seats.items():
+                if s.token_digest is not None and secrets.compare_digest(s.token_digest, wanted):
+                    return q
+        raise RoomError("that token holds no seat at this table", "bad-token")
+
+    def is_host(self, tid: str, token: str | None) -> bool:
+        """Whether ``token`` is the table's host's."""
+        row = self.store.table(tid)
+        return row is not None and isinstance(token, str) and len(token) <= 100 and \
+            secrets.compare_digest(row.host_digest, digest(token))
+
+
+@dataclass(eq=False)
+class Connection:
+    """One client's socket: its outgoing queue (so a slow client never holds a table up), its
+    rate budget."""
+
+    ws: WebSocket
+    queue: asyncio.Queue[dict[str, Any]] = field(default_factory=lambda: asyncio.Queue(256))
+    tokens: float = BURST
+    stamp: float = field(default_factory=time.monotonic)
+
+    def push(self, message: dict[str, Any]) -> None:
+        """Queue a message; a client too slow to read 256 messages loses the oldest."""
+        if self.queue.full():
+            self.queue.get_nowait()
+        self.queue.put_nowait(message)
+
+    def allow(self) -> bool:
+        """Whether the rate budget allows one more message."""
+        now = time.monotonic()
+        self.tokens = min(BURST, self.tokens + (now - self.stamp) * RATE)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def _error(code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message}
+
+
+def _plain(text: Any, limit: int) -> str:
+    """Chat and names as plain text: no control characters, trimmed."""
+    if not isinstance(text, str):
+        return ""
+    return "".join(c for c in text if c.isprintable())[:limit].strip()
+
+
+def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-server.db",
+               bots: Callable[[Game, str, int | None], Player] | None = None) -> FastAPI:
+    """The server's ASGI application (``uvicorn`` runs it; tests too)."""
+    server = Server(store or Store(db_url), bots=bots)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> Any:
+        server.resume_all()
+        yield
+        for room in server.rooms.values():
+            for task in list(room.tasks):
+                task.cancel()
+
+    app = FastAPI(title="hoola server", version=PROTOCOL, lifespan=lifespan,
+                  description="Tables of Hoola, Kalookie and the capture games for people and "
+                              "bots. The play itself is on the WebSocket /ws/{table_id}; see "
+                              "docs/server.md.")
+    app.state.server = server
+
+    @app.exception_handler(HoolaError)
+    async def refused(_request: Request, exc: HoolaError) -> JSONResponse:
+        status = 404 if exc.code == "no-table" else 403 if exc.code in (
+            "bad-token", "not-host") else 400
+        return JSONResponse({"code": exc.code, "message": exc.message}, status_code=status)
+
+    @app.exception_handler(Exception)
+    async def failed(_request: Request, exc: Exception) -> JSONResponse:
+        log.exception("request failed")
+        return JSONResponse({"code": "internal", "message": "the server could not do that"},
+                            status_code=500)
+
+    @app.get("/api/games")
+    def games() -> list[dict[str, Any]]:
+        """Every registered game with its presets and player counts."""
+        from hoola.core.registry import get_game
+
+        out = []
+        for name in game_names():
+            g = get_game(name)
+            out.append({"name": g.name, "title": g.title, "min_players": g.min_players,
+                        "max_players": g.max_players, "default_preset": g.default_preset,
+                        "presets": [{"name": p.name, "meaning": p.meaning}
+                                    for p in g.presets()]})
+        return out
+
+    @app.post("/api/tables")
+    def create(spec: CreateTable) -> dict[str, Any]:
+        """Make a table; the host takes the first seat. Returns the host's secret token and the
+        invite that others join with."""
+        game, preset = game_and_preset(spec.game, spec.preset)
+        preset = preset or game.default_preset
+        n = 1 + len(spec.seats)
+        if not game.min_players <= n <= game.max_players:
+            raise RoomError(f"{game.title} is played by {game.min_players} to "
+                            f"{game.max_players} players, not {n}", "bad-player-count")
+        rules = game.rules(preset, spec.options)
+        names = _names([spec.name, *(s.name or (f"Bot{q}" if s.bot else f"Seat{q}")
+                                     for q, s in enumerate(spec.seats, 1))])
+        game.new_match(rules, names, seed=0).new_deal()  # the rules take this many players
+        from hoola.live import check_bot_kind
+
+        for s in spec.seats:
+            if s.bot is not None:
+                try:
+                    check_bot_kind(s.bot)
+                except ValueError as exc:
+                    raise RoomError(str(exc), "unknown-bot") from exc
+        token, invite = new_token(), secrets.token_urlsafe(12)
+        rows = [SeatRow(0, "person", names[0], None, digest(token), False)]
+        rows += [SeatRow(q, "bot" if s.bot else "empty", names[q], s.bot, None, False)
+                 for q, s in enumerate(spec.seats, 1)]
+        config = {"game": game.name, "preset": preset, "options": spec.options,
+                  "deals": spec.deals, "claim_seconds": spec.claim_seconds,
+                  "turn_seconds": spec.turn_seconds, "bot_delay": spec.bot_delay,
+                  "bot_reaction": list(spec.bot_reaction), "public": spec.public,
+                  "seed": spec.seed if spec.seed is not None else random.randrange(2**63)}
+        tid = server.store.create_table(config, host_digest=digest(token), invite=invite,
+                                        seat_rows=rows)
+        return {"table_id": tid, "seat": 0, "token": token, "invite": invite,
+                "join_url": f"/join/{tid}?invite={invite}", "ws": f"/ws/{tid}"}
+
+    @app.get("/api/tables")
+    def lobby() -> list[dict[str, Any]]:
+        """Public tables waiting for players or in play, with their seats."""
+        out = []
+        for row in server.store.tables(status=["waiting", "playing"]):
+            if row.config.get("public", True):
+                out.append(_summary(server, row, invite=True))
+        return out
+
+    @app.get("/api/history")
+    def history() -> list[dict[str, Any]]:
+        """Finished tables, newest first; each downloadable as a record."""
+        return [_summary(server, row) for row in server.store.tables(status=["over"])]
+
+    @app.get("/api/tables/{tid}")
+    def table(tid: str) -> dict[str, Any]:
+        """One table: its game, rules, seats and status (no cards)."""
+        row = server.store.table(tid) if len(tid) <= 24 else None
+        if row is None:
+            raise RoomError("there is no such table", "no-table")
+        return _summary(server, row, invite=row.config.get("public", True))
+
+    @app.post("/api/tables/{tid}/join")
+    async def join(tid: str, req: JoinTable) -> dict[str, Any]:
+        """Take an open seat with the table's invite; returns the seat's secret token."""
+        room = server.room(tid)
+        row = server.store.table(tid)
+        assert row is not None
+        if not secrets.compare_digest(row.invite, req.invite[:64]):
+            raise RoomError("that invite is not this table's", "bad-invite")
+        name = _plain(req.name, 24)
+        if not NAME_RE.fullmatch(name):
+            raise RoomError("a name is 1 to 24 letters, digits, _ or -", "bad-name")
+        async with room.lock:
+            open_seats = [q for q, s in sorted(room.seats.items()) if s.kind == "empty"]
+            if req.seat is not None:
+                open_seats = [q for q in open_seats if q == req.seat]
+            if not open_seats:
+                raise RoomError("no open seat at this table", "table-full")
+            q = open_seats[0]
+            if room.status == "waiting" and name in [s.name for s in room.seats.values()]:
+                raise RoomError(f"{name} is already at the table", "name-taken")
+            token = new_token()
+            seat_name = name if room.status == "waiting" else room.seats[q].name
+            new = SeatRow(q, "person", seat_name, None, digest(token), False)
+            server.store.set_seat(tid, new)
+            room.seats[q] = new
+            room.players.pop(q, None)
+            room.announce()
+        return {"table_id": tid, "seat": q, "token": token, "ws": f"/ws/{tid}"}
+
+    @app.post("/api/tables/{tid}/start")
+    async def start(tid: str, authorization: str | None = Header(None)) -> dict[str, Any]:
+        """The host starts the game (every seat held)."""
+        if not server.is_host(tid, _bearer(authorization)):
+            raise RoomError("only the host may start the table", "not-host")
+        room = server.room(tid)
+        await room.start()
+        return {"table_id": tid, "status": room.status}
+
+    @app.post("/api/tables/{tid}/seats/{seat}/bot")
+    async def seat_bot(tid: str, seat: int, req: BotSeat,
+                       authorization: str | None = Header(None)) -> dict[str, Any]:
+        """The host gives an open seat to a bot."""
+        if not server.is_host(tid, _bearer(authorization)):
+            raise RoomError("only the host may seat a bot", "not-host")
+        from hoola.live import check_bot_kind
+
+        try:
+            check_bot_kind(req.bot)
+        except ValueError as exc:
+            raise RoomError(str(exc), "unknown-bot") from exc
+        room = server.room(tid)
+        async with room.lock:
+            s = room.seats.get(seat)
+            if s is None or s.kind != "empty":
+                raise RoomError("that seat is not open", "seat-taken")
+            new = SeatRow(seat, "bot", s.name, req.bot, None, False)
+            server.store.set_seat(tid, new)
+            room.seats[seat] = new
+            room.players.pop(seat, None)
+            if room.moment is not None:
+                room._schedule(seat, room.moment)
+            room.announce()
+        return {"table_id": tid, "seat": seat, "bot": req.bot}
+
+    @app.post("/api/tables/{tid}/leave")
+    async def leave(tid: str, authorization: str | None = Header(None)) -> dict[str, Any]:
+        """Leave the table at the end of the deal (at once before the game starts); a bot
+        takes the seat."""
+        seat = server.seat_of(tid, _bearer(authorization) or "")
+        room = server.room(tid)
+        async with room.lock:
+            s = room.seats[seat]
+            if room.status == "waiting":
+                new = SeatRow(seat, "empty", s.name, None, None, False)
+            else:
+                new = SeatRow(seat, s.kind, s.name, s.bot, s.token_digest, True)
+            server.store.set_seat(tid, new)
+            room.seats[seat] = new
+            room.announce()
+        return {"table_id": tid, "seat": seat, "leaving": room.status != "waiting"}
+
+    @app.get("/api/tables/{tid}/record", response_class=PlainTextResponse)
+    def record(tid: str) -> str:
+        """A finished game as a record (TOML) that ``hoola verify`` accepts."""
+        room = server.room(tid)
+        if room.status != "over" or room.match is None:
+            raise RoomError("the game is not over: its record holds hidden cards until then",
+                            "not-over")
+        return room.game.record_text(room.match, f"hoola server table {tid}")
+
+    @app.websocket("/ws/{tid}")
+    async def play(ws: WebSocket, tid: str) -> None:
+        await ws.accept()
+        conn = Connection(ws)
+        writer = asyncio.create_task(_write(conn))
+        seat: int | None = None
+        room: Room | None = None
+        joined = False
+        try:
+            hello = await asyncio.wait_for(_read(conn), HELLO_SECONDS)
+            if hello is None or hello.get("type") != "hello":
+                raise RoomError("say hello first: {\"type\": \"hello\", \"token\": ...}",
+                                "hello-first")
+            room = server.room(tid)
+            if "token" in hello:
+                seat = server.seat_of(tid, hello["token"])
+            else:
+                row = server.store.table(tid)
+                invite = hello.get("invite")
+                if row is None or not isinstance(invite, str) or \
+                        not secrets.compare_digest(row.invite, invite[:64]):
+                    raise RoomError("a spectator needs the table's invite", "bad-invite")
+            server.conns.setdefault(tid, {}).setdefault(seat, set()).add(conn)
+            joined = True
+            conn.push({"type": "welcome", "protocol": PROTOCOL, "table_id": tid, "seat": seat,
+                       "game": room.game.name, "rules": room.rules.preset_name})
+            for name, text in server.store.chat(tid, 20):
+                conn.push({"type": "chat", "name": name, "text": text})
+            await room.connect(seat, +1)
+            room.announce()
+            while True:
+                message = await _read(conn)
+                if message is None:
+                    continue
+                await _handle(server, room, seat, conn, message)
+        except (WebSocketDisconnect, asyncio.CancelledError):
+            pass
+        except TimeoutError:
+            conn.push(_error("hello-timeout", "no hello within 10 seconds"))
+        except HoolaError as exc:
+            conn.push(_error(exc.code, exc.message))
+        except Exception:  # never a traceback to a client
+            log.exception("socket failed")
+            conn.push(_error("internal", "the server could not handle that message"))
+        finally:
+            if joined and room is not None:
+                server.conns[tid][seat].discard(conn)
+                await room.connect(seat, -1)
+                room.announce()
+            await asyncio.sleep(0)
+            writer.cancel()
+            with suppress(Exception):  # the client may have gone already
+                await ws.close()
+
+    return app
+
+
+async def _read(conn: Connection) -> dict[str, Any] | None:
+    """The next client message as a JSON object; None after answering a bad one."""
+    text = await conn.ws.receive_text()
+    if not conn.allow():
+        conn.push(_error("rate-limited", f"at most {RATE:g} messages a second"))
+        return None
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
+        conn.push(_error("too-large", f"a message has at most {MAX_MESSAGE} bytes"))
+        return None
+    try:
+        message = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        conn.push(_error("bad-json", "a message is one JSON object"))
+        return None
+    if not isinstance(message, dict):
+        conn.push(_error("bad-json", "a message is one JSON object"))
+        return None
+    return message
+
+
+async def _write(conn: Connection) -> None:
+    while True:
+        message = await conn.queue.get()
+        try:
+            await conn.ws.send_text(json.dumps(message))
+        except Exception:  # the socket is gone; the reader ends the connection
+            return
+
+
+async def _handle(server: Server, room: Room, seat: int | None, conn: Connection,
+                  message: dict[str, Any]) -> None:
+    kind = message.get("type")
+    try:
+        if kind == "ping":
+            conn.push({"type": "pong", "counter": room.counter})
+        elif kind in ("act", "pass"):
+            if seat is None:
+                raise RoomError("spectators watch; they do not act", "spectator")
+            text = message.get("action") if kind == "act" else None
+            if kind == "act" and not isinstance(text, str):
+                raise RoomError("act needs an action in notation, such as \"draw\"",
+                                "bad-action")
+            await room.submit(seat, text, message.get("counter"))
+        elif kind == "chat":
+            text = _plain(message.get("text"), 300)
+            if not text:
+                raise RoomError("a chat line is some plain text", "bad-chat")
+            name = room.seats[seat].name if seat is not None else "spectator"
+            server.store.add_chat(room.id, seat, name, text)
+            server.broadcast(room.id, {"type": "chat", "name": name, "text": text})
+        elif kind == "state":
+            room.announce()
+        else:
+            raise RoomError(f"unknown message type {str(kind)[:20]!r}: hello, act, pass, chat, "
+                            "state, ping", "bad-type")
+    except HoolaError as exc:
+        conn.push(_error(exc.code, exc.message))
+
+
+def _bearer(header: str | None) -> str | None:
+    if header and header.lower().startswith("bearer "):
+        return header[7:].strip()
+    return None
+
+
+def _names(names: list[str]) -> list[str]:
+    out = []
+    for name in names:
+        name = _plain(name, 24)
+        if not NAME_RE.fullmatch(name):
+            raise RoomError(f"{name[:24]!r} is not a name: use 1 to 24 letters, digits, _ or -",
+                            "bad-name")
+        if name in out:
+            raise RoomError(f"two seats are named {name}", "name-taken")
+        out.append(name)
+    return out
+
+
+def _summary(server: Server, row: TableRow, invite: bool = False) -> dict[str, Any]:
+    c = row.config
+    out: dict[str, Any] = {
+        "table_id": row.id, "game": c["game"], "rules": c["preset"], "options": c["options"],
+        "status": row.status, "deals": c.get("deals"), "created": row.created,
+        "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "bot": s.bot}
+                  for s in server.store.seats(row.id)]}
+    if invite:
+        out["invite"] = row.invite
+    return out

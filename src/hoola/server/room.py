@@ -1,0 +1,364 @@
+"""One table at play on the server: its match, its moments, its timers and its bots.
+
+A *moment* is the state between two accepted actions: the seats that may act
+(:meth:`~hoola.core.game.GameState.actors`). When some of them may let it pass (a claim on a
+Hoola discard, a Kalookie warning), the moment is a *window*: it stays open for the table's
+``claim_seconds``, collects what arrives in arrival order, and when it closes (or everyone has
+decided) the game's own :meth:`~hoola.core.game.GameState.resolve` says which decision stands.
+Otherwise the one seat to act is waited for, its turn timer running; a bot plays for a person who
+runs out of time or has no connection. Every accepted action is stored before it is applied and
+announced, so the table can be rebuilt from its stored actions (:meth:`Room.rebuild`).
+
+Everything here runs on the server's event loop under the room's lock; bots think in a thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from hoola.core.errors import HoolaError
+from hoola.core.game import Game, GameState, Match, Player
+from hoola.core.registry import get_game
+from hoola.server.store import SeatRow, Store, TableRow
+
+__all__ = ["Moment", "Room", "RoomError", "Send"]
+
+Send = Callable[[int | None, dict[str, Any]], None]
+"""Deliver a message to a seat's connections (an int) or to the spectators (None)."""
+
+
+class RoomError(HoolaError):
+    """A request the table refuses; ``code`` and message go back to the client."""
+
+    code = "refused"
+
+
+@dataclass
+class Moment:
+    """Who may act now, what they decided (in arrival order), and the deadlines."""
+
+    counter: int
+    actors: frozenset[int]
+    passers: frozenset[int]
+    decisions: list[Any] = field(default_factory=list)
+    decided: set[int] = field(default_factory=set)
+    window_deadline: float | None = None
+    turn_deadline: float | None = None
+    closed: bool = False
+
+    @property
+    def is_window(self) -> bool:
+        """Whether several decisions are collected before one stands."""
+        return bool(self.passers)
+
+
+class Room:
+    """A table: seats, the match, the current moment; see the module."""
+
+    def __init__(self, row: TableRow, seat_rows: list[SeatRow], store: Store, send: Send,
+                 *, bots: Callable[[Game, str, int | None], Player] | None = None) -> None:
+        self.id = row.id
+        self.config = row.config
+        self.status = row.status
+        self.store = store
+        self.send = send
+        self.game = get_game(row.config["game"])
+        self.rules = self.game.rules(row.config.get("preset"), row.config.get("options") or {})
+        self.seats = {s.seat: s for s in seat_rows}
+        self.connected: dict[int, int] = {s.seat: 0 for s in seat_rows}
+        self.lock = asyncio.Lock()
+        self.match: Match | None = None
+        self.state: GameState | None = None
+        self.counter = 0
+        self.moment: Moment | None = None
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.make_bot = bots or _bot
+        self.players: dict[int, Player] = {}
+        self.rng = random.Random()
+        self.last_claims: list[dict[str, Any]] = []
+
+    # -- configuration ------------------------------------------------------------------------
+
+    @property
+    def n(self) -> int:
+        """Seats at the table."""
+        return len(self.seats)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The seats' names, as the records write them."""
+        return tuple(self.config.get("names") or [self.seats[q].name for q in range(self.n)])
+
+    def setting(self, key: str, default: float) -> float:
+        """A timer of the table's configuration (seconds)."""
+        value = self.config.get(key, default)
+        return float(value) if isinstance(value, int | float) else default
+
+    # -- building ------------------------------------------------------------------------------
+
+    def rebuild(self) -> None:
+        """Replay the stored actions: the match and its deals as they were accepted."""
+        if self.status == "waiting":
+            return
+        self._deal_first()
+        for row in self.store.actions(self.id):
+            assert self.state is not None
+            self.state.apply(self.state.parse(row.text))
+            self.counter += 1
+            if self.state.is_over:
+                self._after_deal()
+
+    def _deal_first(self) -> None:
+        self.match = self.game.new_match(self.rules, self.names, seed=self.config["seed"])
+        self.state = self.match.new_deal()
+        self.counter = 1
+
+    def _after_deal(self) -> None:
+        """Fold the finished deal into the match; deal again, or end the game."""
+        assert self.match is not None and self.state is not None
+        self.match.finish_deal()
+        limit = self.config.get("deals")
+        if self.match.is_over or (isinstance(limit, int) and len(self.match.deals) >= limit):
+            self.status = "over"
+            return
+        self.state = self.match.new_deal()
+        self.counter += 1
+
+    # -- the protocol's requests ---------------------------------------------------------------
+
+    async def start(self) -> None:
+        """The host starts the game (every seat must be held)."""
+        async with self.lock:
+            if self.status != "waiting":
+                raise RoomError("the game has already started", "already-started")
+            empty = [q for q, s in self.seats.items() if s.kind == "empty"]
+            if empty:
+                raise RoomError(f"seat {empty[0] + 1} is empty: invite someone or give it to a "
+                                "bot", "seat-empty")
+            self.config["names"] = [self.seats[q].name for q in range(self.n)]
+            self._deal_first()
+            self.store.start_table(self.id, self.config)
+            self.status = "playing"
+            self._open_moment()
+
+    async def submit(self, seat: int, text: str | None, counter: Any) -> None:
+        """A seat's decision: an action in notation, or None to let the moment pass."""
+        async with self.lock:
+            self._submit(seat, text, counter)
+
+    def _submit(self, seat: int, text: str | None, counter: Any) -> None:
+        state, moment = self.state, self.moment
+        if self.status != "playing" or state is None or moment is None:
+            raise RoomError("the game is not in play", "not-playing")
+        if not isinstance(counter, int) or isinstance(counter, bool) or counter != self.counter:
+            raise RoomError(f"stale action: the table is at {self.counter}, not {counter!r}; "
+                            "act on the newest state", "stale")
+        if seat not in moment.actors:
+            if text is not None:
+                state.verify(_parse(state, text, self.names, seat))  # the game says why
+            raise RoomError(f"{self.names[seat]} may not act now", "out-of-turn")
+        if seat in moment.decided:
+            raise RoomError(f"{self.names[seat]} has already decided at this moment",
+                            "already-decided")
+        if moment.closed and seat in moment.passers and seat not in self._mandatory(moment):
+            raise RoomError("too late: the window has closed", "window-closed")
+        if text is None:
+            if seat not in moment.passers:
+                raise RoomError(f"{self.names[seat]} must act now and cannot pass", "must-act")
+            moment.decided.add(seat)
+        else:
+            action = _parse(state, text, self.names, seat)
+            if getattr(action, "player", None) != seat:
+                raise RoomError(f"you hold {self.names[seat]}'s seat and act for it alone",
+                                "not-your-seat")
+            state.verify(action)
+            if not moment.is_window:
+                self._accept(action)
+                return
+            moment.decisions.append(action)
+            moment.decided.add(seat)
+        self._settle()
+
+    def _mandatory(self, moment: Moment) -> frozenset[int]:
+        return moment.actors - moment.passers
+
+    def _settle(self) -> None:
+        """Resolve a window once it has closed or everyone in it has decided."""
+        moment, state = self.moment, self.state
+        assert moment is not None and state is not None
+        if not moment.closed and moment.decided != set(moment.actors):
+            return
+        moment.closed = True
+        chosen = state.resolve(moment.decisions)
+        if chosen is None:
+            self._announce()  # the window is closed; the seat whose turn it is still decides
+            return
+        claims = []
+        for d in moment.decisions:
+            if d is chosen:
+                continue
+            claims.append({"seat": d.player, "action": state.format(d), "result": "lost"})
+        won = state.format(chosen)
+        if chosen.player in moment.passers:
+            claims.append({"seat": chosen.player, "action": won, "result": "won"})
+        self.last_claims = [dict(c, winner=won) for c in claims]
+        self._accept(chosen)
+
+    def _accept(self, action: Any) -> None:
+        """Store, apply and announce an action the engine has checked."""
+        state = self.state
+        assert state is not None and self.match is not None
+        text = state.format(action)
+        self.store.add_action(self.id, len(self.match.deals) - 1, text)
+        state.apply(action)
+        self.counter += 1
+        for claim in self.last_claims:
+            self.send(claim["seat"], {"type": "claim", **claim})
+        self.last_claims = []
+        if state.is_over:
+            self._after_deal()
+            self._apply_leaving()
+            if self.status == "over":
+                self.store.set_status(self.id, "over")
+        self._open_moment()
+
+    # -- moments, timers, bots -----------------------------------------------------------------
+
+    def _open_moment(self) -> None:
+        state = self.state
+        for task in list(self.tasks):
+            task.cancel()
+        self.tasks.clear()
+        if self.status != "playing" or state is None:
+            self.moment = None
+            self._announce()
+            return
+        actors = state.actors()
+        passers = frozenset(q for q in actors if state.view(q).can_pass)
+        now = time.time()
+        moment = Moment(self.counter, actors, passers)
+        if passers:
+            moment.window_deadline = now + self.setting("claim_seconds", 3.0)
+            self._later(moment.window_deadline - now, self._close_window, moment.counter)
+        turn = self.setting("turn_seconds", 60.0)
+        if turn > 0:
+            moment.turn_deadline = now + turn
+        self.moment = moment
+        for q in actors:
+            self._schedule(q, moment)
+        self._announce()
+
+    def _schedule(self, seat: int, moment: Moment) -> None:
+        """Ask a bot for its decision: the seat's own bot, or one standing in for a person with
+        no connection (at once) or out of time (at the turn deadline)."""
+        s = self.seats[seat]
+        if s.kind == "bot":
+            delay = self._reaction() if seat in moment.passers else self.setting("bot_delay", 0.5)
+            self._later(0, self._bot_decides, moment.counter, seat, delay)
+        elif self.connected.get(seat, 0) == 0 and seat not in moment.passers:
+            self._later(0, self._bot_decides, moment.counter, seat,
+                        self.setting("bot_delay", 0.5))
+        elif moment.turn_deadline is not None and seat not in moment.passers:
+            self._later(moment.turn_deadline - time.time(), self._bot_decides, moment.counter,
+                        seat, 0.0)
+
+    def _reaction(self) -> float:
+        low, high = self.config.get("bot_reaction", [0.8, 1.5])
+        return self.rng.uniform(float(low), float(high))
+
+    def _later(self, delay: float, fn: Callable[..., Any], *args: Any) -> None:
+        async def run() -> None:
+            if delay > 0:
+                await asyncio.sleep(delay)
+            await fn(*args)
+
+        task = asyncio.get_running_loop().create_task(run())
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _close_window(self, counter: int) -> None:
+        async with self.lock:
+            moment = self.moment
+            if moment is None or moment.counter != counter or moment.closed:
+                return
+            moment.closed = True
+            self._settle()
+
+    async def _bot_decides(self, counter: int, seat: int, delay: float) -> None:
+        state = self.state
+        if state is None or self.counter != counter:
+            return
+        view = state.copy().view(seat)
+        bot = self._player(seat)
+        started = time.monotonic()
+        action = await asyncio.to_thread(bot.act, view)
+        rest = delay - (time.monotonic() - started)
+        if rest > 0:
+            await asyncio.sleep(rest)
+        async with self.lock:
+            moment = self.moment
+            if moment is None or moment.counter != counter or seat in moment.decided:
+                return
+            with contextlib.suppress(HoolaError):  # the moment moved on (a window closed)
+                self._submit(seat, None if action is None else state.format(action), counter)
+
+    def _player(self, seat: int) -> Player:
+        if seat not in self.players:
+            s = self.seats[seat]
+            kind = s.bot if s.kind == "bot" and s.bot else "expert"
+            self.players[seat] = self.make_bot(self.game, kind, self.rng.randrange(2**32))
+        return self.players[seat]
+
+    # -- seats ---------------------------------------------------------------------------------
+
+    async def connect(self, seat: int | None, delta: int) -> None:
+        """A seat's connection opened (+1) or closed (-1)."""
+        async with self.lock:
+            if seat is None:
+                return
+            self.connected[seat] = max(0, self.connected.get(seat, 0) + delta)
+            moment = self.moment
+            if delta < 0 and self.connected[seat] == 0 and moment is not None and \
+                    seat in moment.actors and seat not in moment.decided:
+                self._schedule(seat, moment)
+
+    def _apply_leaving(self) -> None:
+        for q, s in list(self.seats.items()):
+            if s.leaving:
+                row = SeatRow(q, "bot", s.name, self.config.get("leave_bot", "expert"), None,
+                              False)
+                self.store.set_seat(self.id, row)
+                self.seats[q] = row
+                self.players.pop(q, None)
+
+    def announce(self) -> None:
+        """Send every seat and the spectators the table as they may see it."""
+        self._announce()
+
+    def _announce(self) -> None:
+        from hoola.server.views import seat_message, spectator_message
+
+        for q in range(self.n):
+            self.send(q, seat_message(self, q))
+        self.send(None, spectator_message(self))
+
+
+def _parse(state: GameState, text: str, names: tuple[str, ...], seat: int) -> Any:
+    if not isinstance(text, str) or not text.strip() or len(text) > 200:
+        raise RoomError("an action is a line of notation such as \"B draw\"", "bad-action")
+    if text.split()[0] not in names:
+        text = f"{names[seat]} {text}"  # the seat's own name may be left out
+    return state.parse(text)
+
+
+def _bot(game: Game, kind: str, seed: int | None) -> Player:
+    from hoola.live import make_bot
+
+    return make_bot(game, kind, seed)[0]
+

@@ -1,0 +1,242 @@
+"""Where the server keeps every table: SQLAlchemy Core over SQLite (the default) or PostgreSQL.
+
+A table's row holds what it was created with (game, preset, options, seats, seed, timers); its
+actions are rows in the order they were accepted, each stored before it is announced, so a table
+is rebuilt from them after a restart (:mod:`hoola.server.room`). Tokens are kept only as SHA-256
+digests: a stolen database file gives no seat away.
+
+>>> store = Store("sqlite://")
+>>> tid = store.create_table({"game": "hoola"}, host_digest=digest("t"), invite="inv")
+>>> store.add_action(tid, 0, "A draw"), [a.text for a in store.actions(tid)]
+(1, ['A draw'])
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+
+__all__ = ["ActionRow", "SeatRow", "Store", "TableRow", "digest", "new_token"]
+
+metadata = sa.MetaData()
+
+tables = sa.Table(
+    "tables", metadata,
+    sa.Column("id", sa.String(24), primary_key=True),
+    sa.Column("config", sa.Text, nullable=False),  # JSON: game, preset, options, timers, seed
+    sa.Column("status", sa.String(16), nullable=False, default="waiting"),
+    sa.Column("host_digest", sa.String(64), nullable=False),
+    sa.Column("invite", sa.String(32), nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("finished", sa.Float, nullable=True),
+)
+
+seats = sa.Table(
+    "seats", metadata,
+    sa.Column("table_id", sa.String(24), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(16), nullable=False),  # person, bot, empty
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("bot", sa.String(64), nullable=True),
+    sa.Column("token_digest", sa.String(64), nullable=True),
+    sa.Column("leaving", sa.Boolean, nullable=False, default=False),
+)
+
+actions = sa.Table(
+    "actions", metadata,
+    sa.Column("table_id", sa.String(24), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("deal", sa.Integer, nullable=False),
+    sa.Column("text", sa.String(200), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+chat = sa.Table(
+    "chat", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("table_id", sa.String(24), sa.ForeignKey("tables.id"), nullable=False),
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("text", sa.String(300), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+
+def digest(token: str) -> str:
+    """The SHA-256 digest of a token, as stored."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    """A fresh secret: 32 random bytes, URL-safe."""
+    return secrets.token_urlsafe(32)
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """A table as stored."""
+
+    id: str
+    config: dict[str, Any]
+    status: str
+    host_digest: str
+    invite: str
+    created: float
+    finished: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """A seat as stored: who holds it (a person by token, a bot by kind) or nobody."""
+
+    seat: int
+    kind: str
+    name: str
+    bot: str | None
+    token_digest: str | None
+    leaving: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    """An accepted action: its place in the table's sequence, its deal, its notation."""
+
+    seq: int
+    deal: int
+    text: str
+
+
+class Store:
+    """The tables, seats, actions and chat of a server, in one database."""
+
+    def __init__(self, url: str = "sqlite:///hoola-server.db") -> None:
+        kwargs: dict[str, Any] = {"future": True}
+        if url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False}
+            if url in ("sqlite://", "sqlite:///:memory:"):
+                kwargs["poolclass"] = sa.pool.StaticPool
+        self.engine = sa.create_engine(url, **kwargs)
+        if url.startswith("sqlite"):
+            sa.event.listen(self.engine, "connect", _sqlite_pragmas)
+        metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        """Release the database connections."""
+        self.engine.dispose()
+
+    # -- tables -------------------------------------------------------------------------------
+
+    def create_table(self, config: dict[str, Any], *, host_digest: str, invite: str,
+                     seat_rows: Sequence[SeatRow] = ()) -> str:
+        """A new table with its seats; returns its id."""
+        tid = secrets.token_urlsafe(9)
+        with self.engine.begin() as db:
+            db.execute(tables.insert().values(id=tid, config=json.dumps(config), status="waiting",
+                                              host_digest=host_digest, invite=invite,
+                                              created=time.time(), finished=None))
+            for s in seat_rows:
+                db.execute(seats.insert().values(table_id=tid, seat=s.seat, kind=s.kind,
+                                                 name=s.name, bot=s.bot,
+                                                 token_digest=s.token_digest, leaving=s.leaving))
+        return tid
+
+    def table(self, tid: str) -> TableRow | None:
+        """The table ``tid``, if there is one."""
+        with self.engine.connect() as db:
+            row = db.execute(tables.select().where(tables.c.id == tid)).first()
+        return None if row is None else _table(row)
+
+    def tables(self, status: Sequence[str] | None = None, limit: int = 200) -> list[TableRow]:
+        """Tables, newest first, of the given statuses."""
+        query = tables.select().order_by(tables.c.created.desc()).limit(limit)
+        if status is not None:
+            query = query.where(tables.c.status.in_(list(status)))
+        with self.engine.connect() as db:
+            return [_table(r) for r in db.execute(query)]
+
+    def start_table(self, tid: str, config: dict[str, Any]) -> None:
+        """Mark the table in play with the configuration it starts with (the names fixed)."""
+        with self.engine.begin() as db:
+            db.execute(tables.update().where(tables.c.id == tid)
+                       .values(status="playing", config=json.dumps(config)))
+
+    def set_status(self, tid: str, status: str) -> None:
+        """Mark the table waiting, playing or over."""
+        values: dict[str, Any] = {"status": status}
+        if status == "over":
+            values["finished"] = time.time()
+        with self.engine.begin() as db:
+            db.execute(tables.update().where(tables.c.id == tid).values(**values))
+
+    # -- seats --------------------------------------------------------------------------------
+
+    def seats(self, tid: str) -> list[SeatRow]:
+        """The table's seats in order."""
+        with self.engine.connect() as db:
+            rows = db.execute(seats.select().where(seats.c.table_id == tid)
+                              .order_by(seats.c.seat))
+            return [SeatRow(r.seat, r.kind, r.name, r.bot, r.token_digest, bool(r.leaving))
+                    for r in rows]
+
+    def set_seat(self, tid: str, row: SeatRow) -> None:
+        """Store who holds a seat now."""
+        with self.engine.begin() as db:
+            db.execute(seats.update().where((seats.c.table_id == tid) & (seats.c.seat == row.seat))
+                       .values(kind=row.kind, name=row.name, bot=row.bot,
+                               token_digest=row.token_digest, leaving=row.leaving))
+
+    # -- actions and chat ---------------------------------------------------------------------
+
+    def add_action(self, tid: str, deal: int, text: str) -> int:
+        """Store an accepted action at the end of the table's sequence; its sequence number.
+
+        The (table, seq) key makes a second writer of the same place fail instead of forking
+        the table's history.
+        """
+        with self.engine.begin() as db:
+            last = db.execute(sa.select(sa.func.max(actions.c.seq))
+                              .where(actions.c.table_id == tid)).scalar()
+            seq = (last or 0) + 1
+            db.execute(actions.insert().values(table_id=tid, seq=seq, deal=deal, text=text,
+                                               at=time.time()))
+        return seq
+
+    def actions(self, tid: str) -> list[ActionRow]:
+        """Every stored action of the table, in order."""
+        with self.engine.connect() as db:
+            rows = db.execute(actions.select().where(actions.c.table_id == tid)
+                              .order_by(actions.c.seq))
+            return [ActionRow(r.seq, r.deal, r.text) for r in rows]
+
+    def add_chat(self, tid: str, seat: int | None, name: str, text: str) -> None:
+        """Store a chat line."""
+        with self.engine.begin() as db:
+            db.execute(chat.insert().values(table_id=tid, seat=seat, name=name, text=text,
+                                            at=time.time()))
+
+    def chat(self, tid: str, limit: int = 50) -> list[tuple[str, str]]:
+        """The last chat lines of a table, oldest first: (name, text)."""
+        with self.engine.connect() as db:
+            rows = db.execute(chat.select().where(chat.c.table_id == tid)
+                              .order_by(chat.c.id.desc()).limit(limit))
+            return [(r.name, r.text) for r in rows][::-1]
+
+
+def _table(row: Any) -> TableRow:
+    return TableRow(row.id, json.loads(row.config), row.status, row.host_digest, row.invite,
+                    row.created, row.finished)
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()

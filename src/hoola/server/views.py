@@ -1,0 +1,105 @@
+"""The messages that tell a seat, or a spectator, what the table looks like now.
+
+A seat's message is built from that seat's own view only (``view.to_json()`` and
+``view.table()``), so it holds what the rules let that seat know and nothing else. Spectators get
+the *public* table: a zone keeps its cards only where every seat's table shows the same cards
+(a meld, the discard pile, a showdown), and a log line only where every seat's log has it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any
+
+from hoola.core.table import Moment, Table, Zone
+
+if TYPE_CHECKING:
+    from hoola.server.room import Room
+
+__all__ = ["PROTOCOL", "public_table", "seat_message", "spectator_message"]
+
+PROTOCOL = "hoola-server/1"
+
+
+def _common(room: Room) -> dict[str, Any]:
+    moment = room.moment
+    match = room.match
+    return {
+        "type": "state", "protocol": PROTOCOL, "table_id": room.id, "counter": room.counter,
+        "status": room.status, "game": room.game.name, "rules": room.rules.preset_name,
+        "names": list(room.names),
+        "seats": [{"seat": q, "name": s.name, "kind": s.kind, "bot": s.bot,
+                   "connected": room.connected.get(q, 0) > 0, "leaving": s.leaving}
+                  for q, s in sorted(room.seats.items())],
+        "deal": len(match.deals) if match is not None else 0,
+        "moment": None if moment is None else {
+            "actors": sorted(moment.actors), "window": moment.is_window, "closed": moment.closed,
+            "window_deadline": moment.window_deadline, "turn_deadline": moment.turn_deadline},
+        "scoreboard": match.scoreboard().to_json() if match is not None else None,
+        "teams": _teams(room),
+    }
+
+
+def _teams(room: Room) -> list[list[int]] | None:
+    teams = room.game.teams(room.rules, room.n)
+    return None if teams is None else [list(t) for t in teams]
+
+
+def seat_message(room: Room, seat: int) -> dict[str, Any]:
+    """What ``seat`` sees now: its view, its table, the moment and whether it is asked."""
+    message = _common(room)
+    message["seat"] = seat
+    state, moment = room.state, room.moment
+    if state is None:
+        message.update(view=None, table=None, asked=False, can_pass=False)
+        return message
+    view = state.view(seat)
+    message["view"] = view.to_json()
+    message["table"] = view.table().to_json()
+    asked = moment is not None and seat in moment.actors and seat not in moment.decided and \
+        not (moment.closed and seat in moment.passers)
+    message["asked"] = asked
+    message["can_pass"] = bool(asked and view.can_pass)
+    return message
+
+
+def spectator_message(room: Room) -> dict[str, Any]:
+    """What a spectator sees now: the public table."""
+    message = _common(room)
+    message["seat"] = None
+    message["view"] = None
+    state = room.state
+    message["table"] = None if state is None else public_table(
+        [state.view(q).table() for q in range(room.n)], room.names).to_json()
+    message["asked"] = False
+    message["can_pass"] = False
+    return message
+
+
+def public_table(tables: list[Table], names: tuple[str, ...]) -> Table:
+    """What every seat's table agrees on: the cards all of them see, the log lines all of them
+    have; hands labelled by their owners."""
+    first = tables[0]
+    zones: list[Zone] = []
+    for zone in first.zones:
+        cards = zone.cards
+        for other in tables[1:]:
+            try:
+                if other.zone(zone.id).cards != cards:
+                    cards = None
+            except KeyError:
+                cards = None
+        label = zone.label
+        if zone.kind == "hand" and zone.owner is not None and zone.owner < len(names):
+            label = f"{names[zone.owner]}'s hand"
+        zones.append(dataclasses.replace(zone, cards=cards, label=label,
+                                         count=zone.count if cards is None else len(cards)))
+    log = tuple(line for i, line in enumerate(first.log)
+                if all(i < len(t.log) and t.log[i] == line for t in tables[1:]))
+    m = first.moment
+    who = ", ".join(names[q] for q in m.actors if q < len(names))
+    moment = Moment(actors=m.actors, turn=m.turn, phase=m.phase,
+                    prompt=f"{who} to act" if who else "", window=m.window, deadline=m.deadline)
+    scores = tuple(s for s in first.scores if all(s in t.scores for t in tables[1:]))
+    return Table(zones=tuple(zones), moment=moment, names=names, scores=scores,
+                 teams=first.teams, log=log)

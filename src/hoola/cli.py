@@ -346,7 +346,10 @@ def sim(game_name: str, bots: str | None, deals: int, players: int | None, prese
 @click.option("--db", "db_url", default="sqlite:///hoola-server.db", show_default=True,
               help="Where tables are kept: a SQLAlchemy URL (sqlite:///FILE, or "
                    "postgresql+psycopg://USER@HOST/DB).")
-def serve(host: str, port: int, db_url: str) -> None:
+@click.option("--redis", "redis_url", default=None, metavar="URL",
+              help="Share the tables with other server processes through this Redis "
+                   "(redis://HOST:PORT/0) and the same --db.")
+def serve(host: str, port: int, db_url: str, redis_url: str | None) -> None:
     """Host tables of every game for people and bots over HTTP and WebSocket (docs/server.md);
     the API is documented at /docs."""
     try:
@@ -359,7 +362,7 @@ def serve(host: str, port: int, db_url: str) -> None:
     from hoola.core.errors import HoolaError
 
     try:
-        app = create_app(db_url=db_url)
+        app = create_app(db_url=db_url, redis_url=redis_url)
     except HoolaError as exc:
         raise click.ClickException(exc.message) from exc
     except Exception as exc:  # a database that cannot be opened

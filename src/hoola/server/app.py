@@ -28,11 +28,12 @@ from pydantic import BaseModel, Field
 from hoola.core.errors import HoolaError
 from hoola.core.game import Game, Player
 from hoola.core.registry import game_and_preset, game_names
+from hoola.server.hub import Hub
 from hoola.server.room import Room, RoomError
 from hoola.server.store import SeatRow, Store, TableRow, digest, new_token
 from hoola.server.views import PROTOCOL
 
-__all__ = ["Server", "create_app"]
+__all__ = ["create_app"]
 
 log = logging.getLogger("hoola.server")
 
@@ -90,76 +91,14 @@ class BotSeat(BaseModel):
     bot: str = "expert"
 
 
-class Server:
-    """The tables of one server process: the store, the rooms in play, the connections."""
-
-    def __init__(self, store: Store, *,
-                 bots: Callable[[Game, str, int | None], Player] | None = None) -> None:
-        self.store = store
-        self.rooms: dict[str, Room] = {}
-        self.conns: dict[str, dict[int | None, set[Connection]]] = {}
-        self.bots = bots
-
-    # -- rooms --------------------------------------------------------------------------------
-
-    def room(self, tid: str) -> Room:
-        """The room of table ``tid``, rebuilt from the store on first use."""
-        room = self.rooms.get(tid)
-        if room is not None:
-            return room
-        row = self.store.table(tid) if isinstance(tid, str) and len(tid) <= 24 else None
-        if row is None:
-            raise RoomError("there is no such table", "no-table")
-        room = Room(row, self.store.seats(tid), self.store, self._sender(tid), bots=self.bots)
-        room.rebuild()
-        self.rooms[tid] = room
-        return room
-
-    def resume_all(self) -> None:
-        """After a start: every table in play goes on where its stored actions left it."""
-        for row in self.store.tables(status=["playing"]):
-            try:
-                room = self.room(row.id)
-            except HoolaError as exc:
-                log.error("table %s cannot be rebuilt: %s", row.id, exc.message)
-                continue
-            room._open_moment()
-
-    def _sender(self, tid: str) -> Callable[[int | None, dict[str, Any]], None]:
-        def send(seat: int | None, message: dict[str, Any]) -> None:
-            for conn in list(self.conns.get(tid, {}).get(seat, ())):
-                conn.push(message)
-        return send
-
-    def broadcast(self, tid: str, message: dict[str, Any]) -> None:
-        """A message to every connection of a table (chat)."""
-        for conns in self.conns.get(tid, {}).values():
-            for conn in list(conns):
-                conn.push(message)
-
-    def seat_of(self, tid: str, token: str) -> int:
-        """The seat a token holds at table ``tid`` (a RoomError when none)."""
-        room = self.room(tid)
-        if isinstance(token, str) and len(token) <= 100:
-            wanted = digest(token)
-            for q, s in room.seats.items():
-                if s.token_digest is not None and secrets.compare_digest(s.token_digest, wanted):
-                    return q
-        raise RoomError("that token holds no seat at this table", "bad-token")
-
-    def is_host(self, tid: str, token: str | None) -> bool:
-        """Whether ``token`` is the table's host's."""
-        row = self.store.table(tid)
-        return row is not None and isinstance(token, str) and len(token) <= 100 and \
-            secrets.compare_digest(row.host_digest, digest(token))
-
-
 @dataclass(eq=False)
 class Connection:
     """One client's socket: its outgoing queue (so a slow client never holds a table up), its
     rate budget."""
 
     ws: WebSocket
+    rate: float = RATE
+    burst: float = BURST
     queue: asyncio.Queue[dict[str, Any]] = field(default_factory=lambda: asyncio.Queue(256))
     tokens: float = BURST
     stamp: float = field(default_factory=time.monotonic)
@@ -173,7 +112,7 @@ class Connection:
     def allow(self) -> bool:
         """Whether the rate budget allows one more message."""
         now = time.monotonic()
-        self.tokens = min(BURST, self.tokens + (now - self.stamp) * RATE)
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.tokens < 1:
             return False
@@ -193,23 +132,42 @@ def _plain(text: Any, limit: int) -> str:
 
 
 def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-server.db",
+               redis_url: str | None = None, rate: float = RATE, burst: int = BURST,
                bots: Callable[[Game, str, int | None], Player] | None = None) -> FastAPI:
-    """The server's ASGI application (``uvicorn`` runs it; tests too)."""
-    server = Server(store or Store(db_url), bots=bots)
+    """The server's ASGI application (``uvicorn`` runs it; tests too); with ``redis_url`` it
+    shares its tables with the other processes on the same Redis and database. ``rate`` and
+    ``burst`` bound each connection's messages a second."""
+    store = store or Store(db_url)
+    hub = Hub(store, redis_url=redis_url, bots=bots)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> Any:
-        server.resume_all()
+        await hub.start()
         yield
-        for room in server.rooms.values():
-            for task in list(room.tasks):
-                task.cancel()
+        await hub.stop()
 
     app = FastAPI(title="hoola server", version=PROTOCOL, lifespan=lifespan,
                   description="Tables of Hoola, Kalookie and the capture games for people and "
                               "bots. The play itself is on the WebSocket /ws/{table_id}; see "
                               "docs/server.md.")
-    app.state.server = server
+    app.state.hub = hub
+
+    def host_only(tid: str, authorization: str | None, doing: str) -> None:
+        row = store.table(tid) if len(tid) <= 24 else None
+        if row is None:
+            raise RoomError("there is no such table", "no-table")
+        token = _bearer(authorization)
+        if token is None or len(token) > 100 or \
+                not secrets.compare_digest(row.host_digest, digest(token)):
+            raise RoomError(f"only the host may {doing}", "not-host")
+
+    def seat_of(tid: str, token: Any) -> int:
+        if isinstance(token, str) and len(token) <= 100:
+            wanted = digest(token)
+            for s in store.seats(tid):
+                if s.token_digest is not None and secrets.compare_digest(s.token_digest, wanted):
+                    return s.seat
+        raise RoomError("that token holds no seat at this table", "bad-token")
 
     @app.exception_handler(HoolaError)
     async def refused(_request: Request, exc: HoolaError) -> JSONResponse:
@@ -268,7 +226,7 @@ def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-ser
                   "turn_seconds": spec.turn_seconds, "bot_delay": spec.bot_delay,
                   "bot_reaction": list(spec.bot_reaction), "public": spec.public,
                   "seed": spec.seed if spec.seed is not None else random.randrange(2**63)}
-        tid = server.store.create_table(config, host_digest=digest(token), invite=invite,
+        tid = store.create_table(config, host_digest=digest(token), invite=invite,
                                         seat_rows=rows)
         return {"table_id": tid, "seat": 0, "token": token, "invite": invite,
                 "join_url": f"/join/{tid}?invite={invite}", "ws": f"/ws/{tid}"}
@@ -277,149 +235,115 @@ def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-ser
     def lobby() -> list[dict[str, Any]]:
         """Public tables waiting for players or in play, with their seats."""
         out = []
-        for row in server.store.tables(status=["waiting", "playing"]):
+        for row in store.tables(status=["waiting", "playing"]):
             if row.config.get("public", True):
-                out.append(_summary(server, row, invite=True))
+                out.append(_summary(store, row, invite=True))
         return out
 
     @app.get("/api/history")
     def history() -> list[dict[str, Any]]:
         """Finished tables, newest first; each downloadable as a record."""
-        return [_summary(server, row) for row in server.store.tables(status=["over"])]
+        return [_summary(store, row) for row in store.tables(status=["over"])]
 
     @app.get("/api/tables/{tid}")
     def table(tid: str) -> dict[str, Any]:
         """One table: its game, rules, seats and status (no cards)."""
-        row = server.store.table(tid) if len(tid) <= 24 else None
+        row = store.table(tid) if len(tid) <= 24 else None
         if row is None:
             raise RoomError("there is no such table", "no-table")
-        return _summary(server, row, invite=row.config.get("public", True))
+        return _summary(store, row, invite=row.config.get("public", True))
 
     @app.post("/api/tables/{tid}/join")
     async def join(tid: str, req: JoinTable) -> dict[str, Any]:
         """Take an open seat with the table's invite; returns the seat's secret token."""
-        room = server.room(tid)
-        row = server.store.table(tid)
-        assert row is not None
+        row = store.table(tid) if len(tid) <= 24 else None
+        if row is None:
+            raise RoomError("there is no such table", "no-table")
         if not secrets.compare_digest(row.invite, req.invite[:64]):
             raise RoomError("that invite is not this table's", "bad-invite")
         name = _plain(req.name, 24)
         if not NAME_RE.fullmatch(name):
             raise RoomError("a name is 1 to 24 letters, digits, _ or -", "bad-name")
-        async with room.lock:
-            open_seats = [q for q, s in sorted(room.seats.items()) if s.kind == "empty"]
-            if req.seat is not None:
-                open_seats = [q for q in open_seats if q == req.seat]
-            if not open_seats:
-                raise RoomError("no open seat at this table", "table-full")
-            q = open_seats[0]
-            if room.status == "waiting" and name in [s.name for s in room.seats.values()]:
-                raise RoomError(f"{name} is already at the table", "name-taken")
-            token = new_token()
-            seat_name = name if room.status == "waiting" else room.seats[q].name
-            new = SeatRow(q, "person", seat_name, None, digest(token), False)
-            server.store.set_seat(tid, new)
-            room.seats[q] = new
-            room.players.pop(q, None)
-            room.announce()
-        return {"table_id": tid, "seat": q, "token": token, "ws": f"/ws/{tid}"}
+        got = await hub.call(tid, "join", name=name)
+        return {"table_id": tid, "seat": got["seat"], "token": got["token"], "ws": f"/ws/{tid}"}
 
     @app.post("/api/tables/{tid}/start")
     async def start(tid: str, authorization: str | None = Header(None)) -> dict[str, Any]:
         """The host starts the game (every seat held)."""
-        if not server.is_host(tid, _bearer(authorization)):
-            raise RoomError("only the host may start the table", "not-host")
-        room = server.room(tid)
-        await room.start()
-        return {"table_id": tid, "status": room.status}
+        host_only(tid, authorization, "start the table")
+        await hub.call(tid, "start")
+        return {"table_id": tid, "status": "playing"}
 
     @app.post("/api/tables/{tid}/seats/{seat}/bot")
     async def seat_bot(tid: str, seat: int, req: BotSeat,
                        authorization: str | None = Header(None)) -> dict[str, Any]:
         """The host gives an open seat to a bot."""
-        if not server.is_host(tid, _bearer(authorization)):
-            raise RoomError("only the host may seat a bot", "not-host")
+        host_only(tid, authorization, "seat a bot")
         from hoola.live import check_bot_kind
 
         try:
             check_bot_kind(req.bot)
         except ValueError as exc:
             raise RoomError(str(exc), "unknown-bot") from exc
-        room = server.room(tid)
-        async with room.lock:
-            s = room.seats.get(seat)
-            if s is None or s.kind != "empty":
-                raise RoomError("that seat is not open", "seat-taken")
-            new = SeatRow(seat, "bot", s.name, req.bot, None, False)
-            server.store.set_seat(tid, new)
-            room.seats[seat] = new
-            room.players.pop(seat, None)
-            if room.moment is not None:
-                room._schedule(seat, room.moment)
-            room.announce()
-        return {"table_id": tid, "seat": seat, "bot": req.bot}
+        got = await hub.call(tid, "seat_bot", seat=seat, bot=req.bot)
+        return {"table_id": tid, **got}
 
     @app.post("/api/tables/{tid}/leave")
     async def leave(tid: str, authorization: str | None = Header(None)) -> dict[str, Any]:
         """Leave the table at the end of the deal (at once before the game starts); a bot
         takes the seat."""
-        seat = server.seat_of(tid, _bearer(authorization) or "")
-        room = server.room(tid)
-        async with room.lock:
-            s = room.seats[seat]
-            if room.status == "waiting":
-                new = SeatRow(seat, "empty", s.name, None, None, False)
-            else:
-                new = SeatRow(seat, s.kind, s.name, s.bot, s.token_digest, True)
-            server.store.set_seat(tid, new)
-            room.seats[seat] = new
-            room.announce()
-        return {"table_id": tid, "seat": seat, "leaving": room.status != "waiting"}
+        seat = seat_of(tid, _bearer(authorization))
+        got = await hub.call(tid, "leave", seat=seat)
+        return {"table_id": tid, **got}
 
     @app.get("/api/tables/{tid}/record", response_class=PlainTextResponse)
     def record(tid: str) -> str:
         """A finished game as a record (TOML) that ``hoola verify`` accepts."""
-        room = server.room(tid)
-        if room.status != "over" or room.match is None:
+        row = store.table(tid) if len(tid) <= 24 else None
+        if row is None:
+            raise RoomError("there is no such table", "no-table")
+        if row.status != "over":
             raise RoomError("the game is not over: its record holds hidden cards until then",
                             "not-over")
+        room = Room(row, store.seats(tid), store, lambda seat, message: None)
+        room.rebuild()
+        assert room.match is not None
         return room.game.record_text(room.match, f"hoola server table {tid}")
 
     @app.websocket("/ws/{tid}")
     async def play(ws: WebSocket, tid: str) -> None:
         await ws.accept()
-        conn = Connection(ws)
+        conn = Connection(ws, rate=rate, burst=burst, tokens=burst)
         writer = asyncio.create_task(_write(conn))
         seat: int | None = None
-        room: Room | None = None
         joined = False
         try:
             hello = await asyncio.wait_for(_read(conn), HELLO_SECONDS)
             if hello is None or hello.get("type") != "hello":
                 raise RoomError("say hello first: {\"type\": \"hello\", \"token\": ...}",
                                 "hello-first")
-            room = server.room(tid)
+            row = store.table(tid) if len(tid) <= 24 else None
+            if row is None:
+                raise RoomError("there is no such table", "no-table")
             if "token" in hello:
-                seat = server.seat_of(tid, hello["token"])
+                seat = seat_of(tid, hello["token"])
             else:
-                row = server.store.table(tid)
                 invite = hello.get("invite")
-                if row is None or not isinstance(invite, str) or \
+                if not isinstance(invite, str) or \
                         not secrets.compare_digest(row.invite, invite[:64]):
                     raise RoomError("a spectator needs the table's invite", "bad-invite")
-            server.conns.setdefault(tid, {}).setdefault(seat, set()).add(conn)
+            hub.attach(tid, seat, conn)
             joined = True
             conn.push({"type": "welcome", "protocol": PROTOCOL, "table_id": tid, "seat": seat,
-                       "game": room.game.name, "rules": room.rules.preset_name})
-            for name, text in server.store.chat(tid, 20):
+                       "game": row.config["game"], "rules": row.config["preset"]})
+            for name, text in store.chat(tid, 20):
                 conn.push({"type": "chat", "name": name, "text": text})
-            await room.connect(seat, +1)
-            room.announce()
+            await hub.presence(tid, seat, +1)
+            await hub.call(tid, "announce")
             while True:
                 message = await _read(conn)
-                if message is None:
-                    continue
-                await _handle(server, room, seat, conn, message)
+                if message is not None:
+                    await _handle(hub, tid, seat, conn, message)
         except (WebSocketDisconnect, asyncio.CancelledError):
             pass
         except TimeoutError:
@@ -430,10 +354,10 @@ def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-ser
             log.exception("socket failed")
             conn.push(_error("internal", "the server could not handle that message"))
         finally:
-            if joined and room is not None:
-                server.conns[tid][seat].discard(conn)
-                await room.connect(seat, -1)
-                room.announce()
+            if joined:
+                hub.detach(tid, seat, conn)
+                with suppress(Exception):
+                    await hub.presence(tid, seat, -1)
             await asyncio.sleep(0)
             writer.cancel()
             with suppress(Exception):  # the client may have gone already
@@ -446,7 +370,7 @@ async def _read(conn: Connection) -> dict[str, Any] | None:
     """The next client message as a JSON object; None after answering a bad one."""
     text = await conn.ws.receive_text()
     if not conn.allow():
-        conn.push(_error("rate-limited", f"at most {RATE:g} messages a second"))
+        conn.push(_error("rate-limited", f"at most {conn.rate:g} messages a second"))
         return None
     if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
         conn.push(_error("too-large", f"a message has at most {MAX_MESSAGE} bytes"))
@@ -471,12 +395,12 @@ async def _write(conn: Connection) -> None:
             return
 
 
-async def _handle(server: Server, room: Room, seat: int | None, conn: Connection,
+async def _handle(hub: Hub, tid: str, seat: int | None, conn: Connection,
                   message: dict[str, Any]) -> None:
     kind = message.get("type")
     try:
         if kind == "ping":
-            conn.push({"type": "pong", "counter": room.counter})
+            conn.push({"type": "pong"})
         elif kind in ("act", "pass"):
             if seat is None:
                 raise RoomError("spectators watch; they do not act", "spectator")
@@ -484,16 +408,18 @@ async def _handle(server: Server, room: Room, seat: int | None, conn: Connection
             if kind == "act" and not isinstance(text, str):
                 raise RoomError("act needs an action in notation, such as \"draw\"",
                                 "bad-action")
-            await room.submit(seat, text, message.get("counter"))
+            counter = message.get("counter")
+            if not isinstance(counter, int) or isinstance(counter, bool):
+                raise RoomError("act and pass carry the counter of the state they answer",
+                                "bad-counter")
+            await hub.call(tid, "submit", seat=seat, text=text, counter=counter)
         elif kind == "chat":
             text = _plain(message.get("text"), 300)
             if not text:
                 raise RoomError("a chat line is some plain text", "bad-chat")
-            name = room.seats[seat].name if seat is not None else "spectator"
-            server.store.add_chat(room.id, seat, name, text)
-            server.broadcast(room.id, {"type": "chat", "name": name, "text": text})
+            await hub.call(tid, "chat", seat=seat, text=text)
         elif kind == "state":
-            room.announce()
+            await hub.call(tid, "announce")
         else:
             raise RoomError(f"unknown message type {str(kind)[:20]!r}: hello, act, pass, chat, "
                             "state, ping", "bad-type")
@@ -520,13 +446,13 @@ def _names(names: list[str]) -> list[str]:
     return out
 
 
-def _summary(server: Server, row: TableRow, invite: bool = False) -> dict[str, Any]:
+def _summary(store: Store, row: TableRow, invite: bool = False) -> dict[str, Any]:
     c = row.config
     out: dict[str, Any] = {
         "table_id": row.id, "game": c["game"], "rules": c["preset"], "options": c["options"],
         "status": row.status, "deals": c.get("deals"), "created": row.created,
         "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "bot": s.bot}
-                  for s in server.store.seats(row.id)]}
+                  for s in store.seats(row.id)]}
     if invite:
         out["invite"] = row.invite
     return out

@@ -25,7 +25,7 @@ from typing import Any
 from hoola.core.errors import HoolaError
 from hoola.core.game import Game, GameState, Match, Player
 from hoola.core.registry import get_game
-from hoola.server.store import SeatRow, Store, TableRow
+from hoola.server.store import SeatRow, Store, TableRow, digest, new_token
 
 __all__ = ["Moment", "Room", "RoomError", "Send"]
 
@@ -82,6 +82,8 @@ class Room:
         self.players: dict[int, Player] = {}
         self.rng = random.Random()
         self.last_claims: list[dict[str, Any]] = []
+        self.stored = 0  # actions in the store: the next one takes place stored + 1
+        self.on_lost: Callable[[], None] = lambda: None
 
     # -- configuration ------------------------------------------------------------------------
 
@@ -110,9 +112,21 @@ class Room:
         for row in self.store.actions(self.id):
             assert self.state is not None
             self.state.apply(self.state.parse(row.text))
+            self.stored = row.seq
             self.counter += 1
             if self.state.is_over:
                 self._after_deal()
+
+    def resume(self) -> None:
+        """Open the current moment (after a rebuild): timers and bots go on."""
+        if self.status == "playing":
+            self._open_moment()
+
+    def close(self) -> None:
+        """Stop every timer and bot of the table (this process no longer plays it)."""
+        for task in list(self.tasks):
+            task.cancel()
+        self.tasks.clear()
 
     def _deal_first(self) -> None:
         self.match = self.game.new_match(self.rules, self.names, seed=self.config["seed"])
@@ -215,7 +229,12 @@ class Room:
         state = self.state
         assert state is not None and self.match is not None
         text = state.format(action)
-        self.store.add_action(self.id, len(self.match.deals) - 1, text)
+        try:
+            self.store.add_action(self.id, len(self.match.deals) - 1, text, seq=self.stored + 1)
+        except Exception as exc:  # another process owns the table now
+            self.on_lost()
+            raise RoomError("the table moved to another server: reconnect", "moved") from exc
+        self.stored += 1
         state.apply(action)
         self.counter += 1
         for claim in self.last_claims:
@@ -318,9 +337,9 @@ class Room:
     # -- seats ---------------------------------------------------------------------------------
 
     async def connect(self, seat: int | None, delta: int) -> None:
-        """A seat's connection opened (+1) or closed (-1)."""
+        """A seat's connection opened (+1) or closed (-1), on any process."""
         async with self.lock:
-            if seat is None:
+            if seat is None or seat not in self.seats:
                 return
             self.connected[seat] = max(0, self.connected.get(seat, 0) + delta)
             moment = self.moment
@@ -328,14 +347,63 @@ class Room:
                     seat in moment.actors and seat not in moment.decided:
                 self._schedule(seat, moment)
 
+    async def join(self, name: str) -> dict[str, Any]:
+        """A person takes the first open seat; returns the seat and its secret token."""
+        async with self.lock:
+            open_seats = [q for q, s in sorted(self.seats.items()) if s.kind == "empty"]
+            if not open_seats:
+                raise RoomError("no open seat at this table", "table-full")
+            q = open_seats[0]
+            if self.status == "waiting" and name in [s.name for s in self.seats.values()]:
+                raise RoomError(f"{name} is already at the table", "name-taken")
+            token = new_token()
+            seat_name = name if self.status == "waiting" else self.seats[q].name
+            self._set_seat(SeatRow(q, "person", seat_name, None, digest(token), False))
+            if self.moment is not None and q in self.moment.actors:
+                self._schedule(q, self.moment)
+            self._announce()
+            return {"seat": q, "token": token}
+
+    async def seat_bot(self, seat: int, bot: str) -> dict[str, Any]:
+        """The host gives an open seat to a bot."""
+        async with self.lock:
+            s = self.seats.get(seat)
+            if s is None or s.kind != "empty":
+                raise RoomError("that seat is not open", "seat-taken")
+            self._set_seat(SeatRow(seat, "bot", s.name, bot, None, False))
+            if self.moment is not None and seat in self.moment.actors:
+                self._schedule(seat, self.moment)
+            self._announce()
+            return {"seat": seat, "bot": bot}
+
+    async def leave(self, seat: int) -> dict[str, Any]:
+        """A person leaves: at once before the game starts, else at the end of the deal (a bot
+        then takes the seat)."""
+        async with self.lock:
+            s = self.seats[seat]
+            if self.status == "waiting":
+                self._set_seat(SeatRow(seat, "empty", s.name, None, None, False))
+            elif self.status == "playing":
+                self._set_seat(SeatRow(seat, s.kind, s.name, s.bot, s.token_digest, True))
+            self._announce()
+            return {"seat": seat, "leaving": self.seats[seat].leaving}
+
+    async def chat(self, seat: int | None, text: str) -> None:
+        """A chat line from a seat (None: a spectator) to everyone at the table."""
+        name = self.seats[seat].name if seat is not None else "spectator"
+        self.store.add_chat(self.id, seat, name, text)
+        self.send(-2, {"type": "chat", "name": name, "text": text})
+
+    def _set_seat(self, row: SeatRow) -> None:
+        self.store.set_seat(self.id, row)
+        self.seats[row.seat] = row
+        self.players.pop(row.seat, None)
+
     def _apply_leaving(self) -> None:
         for q, s in list(self.seats.items()):
             if s.leaving:
-                row = SeatRow(q, "bot", s.name, self.config.get("leave_bot", "expert"), None,
-                              False)
-                self.store.set_seat(self.id, row)
-                self.seats[q] = row
-                self.players.pop(q, None)
+                self._set_seat(SeatRow(q, "bot", s.name, self.config.get("leave_bot", "expert"),
+                                       None, False))
 
     def announce(self) -> None:
         """Send every seat and the spectators the table as they may see it."""

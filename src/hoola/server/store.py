@@ -194,16 +194,18 @@ class Store:
 
     # -- actions and chat ---------------------------------------------------------------------
 
-    def add_action(self, tid: str, deal: int, text: str) -> int:
-        """Store an accepted action at the end of the table's sequence; its sequence number.
+    def add_action(self, tid: str, deal: int, text: str, seq: int | None = None) -> int:
+        """Store an accepted action at place ``seq`` of the table's sequence (default: the
+        end); its sequence number.
 
-        The (table, seq) key makes a second writer of the same place fail instead of forking
-        the table's history.
+        The (table, seq) key makes a second writer of the same place fail (an IntegrityError)
+        instead of forking the table's history: a process that lost a table cannot write on.
         """
         with self.engine.begin() as db:
-            last = db.execute(sa.select(sa.func.max(actions.c.seq))
-                              .where(actions.c.table_id == tid)).scalar()
-            seq = (last or 0) + 1
+            if seq is None:
+                last = db.execute(sa.select(sa.func.max(actions.c.seq))
+                                  .where(actions.c.table_id == tid)).scalar()
+                seq = (last or 0) + 1
             db.execute(actions.insert().values(table_id=tid, seq=seq, deal=deal, text=text,
                                                at=time.time()))
         return seq

@@ -349,7 +349,12 @@ def sim(game_name: str, bots: str | None, deals: int, players: int | None, prese
 @click.option("--redis", "redis_url", default=None, metavar="URL",
               help="Share the tables with other server processes through this Redis "
                    "(redis://HOST:PORT/0) and the same --db.")
-def serve(host: str, port: int, db_url: str, redis_url: str | None) -> None:
+@click.option("--lease", "lease_seconds", default=5.0, show_default=True,
+              type=click.FloatRange(0.5, 600),
+              help="With --redis: seconds a silent owner keeps its tables before another "
+                   "process takes them over.")
+def serve(host: str, port: int, db_url: str, redis_url: str | None,
+          lease_seconds: float) -> None:
     """Host tables of every game for people and bots over HTTP and WebSocket (docs/server.md);
     the API is documented at /docs."""
     try:
@@ -362,7 +367,7 @@ def serve(host: str, port: int, db_url: str, redis_url: str | None) -> None:
     from hoola.core.errors import HoolaError
 
     try:
-        app = create_app(db_url=db_url, redis_url=redis_url)
+        app = create_app(db_url=db_url, redis_url=redis_url, lease_seconds=lease_seconds)
     except HoolaError as exc:
         raise click.ClickException(exc.message) from exc
     except Exception as exc:  # a database that cannot be opened

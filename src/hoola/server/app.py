@@ -28,7 +28,7 @@ from pydantic import BaseModel, Field
 from hoola.core.errors import HoolaError
 from hoola.core.game import Game, Player
 from hoola.core.registry import game_and_preset, game_names
-from hoola.server.hub import Hub
+from hoola.server.hub import LEASE_SECONDS, Hub
 from hoola.server.room import Room, RoomError
 from hoola.server.store import SeatRow, Store, TableRow, digest, new_token
 from hoola.server.views import PROTOCOL
@@ -132,13 +132,14 @@ def _plain(text: Any, limit: int) -> str:
 
 
 def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-server.db",
-               redis_url: str | None = None, rate: float = RATE, burst: int = BURST,
+               redis_url: str | None = None, lease_seconds: float = LEASE_SECONDS,
+               rate: float = RATE, burst: int = BURST,
                bots: Callable[[Game, str, int | None], Player] | None = None) -> FastAPI:
     """The server's ASGI application (``uvicorn`` runs it; tests too); with ``redis_url`` it
     shares its tables with the other processes on the same Redis and database. ``rate`` and
     ``burst`` bound each connection's messages a second."""
     store = store or Store(db_url)
-    hub = Hub(store, redis_url=redis_url, bots=bots)
+    hub = Hub(store, redis_url=redis_url, bots=bots, lease_seconds=lease_seconds)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> Any:

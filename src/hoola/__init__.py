@@ -5,8 +5,8 @@ notation, the record frame), one package per game family under :mod:`hoola.games
 ends (bots, simulation, terminal, command line) that reach games only through the core.
 
 >>> from hoola.core import game_names
->>> game_names()[:2]
-['hoola', 'kalookie']
+>>> game_names()
+['hoola', 'capture', 'kalookie']
 """
 
 __version__ = "0.1.0"

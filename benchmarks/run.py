@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""Benchmark: random Hoola deals against OpenSpiel's ``gin_rummy`` played the same way.
+"""Benchmark: random Hoola, Kalookie and capture-game deals against OpenSpiel's ``gin_rummy``
+and a trick-taking game of OpenSpiel's (``hearts`` by default), played the same way.
 
 Run from the repository root::
 
-    python benchmarks/run.py [--seconds S] [--rounds R] [--players 2,3,4,5] [--json FILE] [--quick]
+    python benchmarks/run.py [--seconds S] [--rounds R] [--players 2,3,4,5] [--kalookie 2,4]
+                             [--capture 4] [--tricks hearts] [--json FILE] [--quick]
     python benchmarks/run.py --profile [--players 4] [--seconds S]
 
 Every workload plays whole games with uniformly random legal moves until its time budget is
@@ -12,8 +14,9 @@ rotating order) and the median over the rounds is reported, so a noisy, shared m
 engine and the reference alike; ratios are computed between figures of the same run.
 
 *Player decisions* are the actions a record would hold: dealing (chance outcomes) and passes are
-not counted.  For Hoola that is ``len(state.history)``; for gin_rummy every player action except
-``Pass`` (action id 54).
+not counted.  For Hoola, Kalookie and the capture games that is ``len(state.history)``; for
+gin_rummy every player action except ``Pass`` (action id 54); for the trick-taking reference every
+player action (passing a card and bidding are decisions a record would hold).
 
 OpenSpiel (``open_spiel`` on PyPI) is the benchmark's own dependency, not the package's: it is
 installed with pip on first use when ``pyspiel`` cannot be imported.
@@ -40,6 +43,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from capture import PRESETS, TRICK_GAMES, capture_game, capture_players, trick_game
 
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src"
@@ -76,17 +81,22 @@ class Round:
 
 @dataclass
 class Workload:
-    engine: str  # "hoola" or "gin_rummy"
+    engine: str  # "hoola", "kalookie", "capture", "gin_rummy" or the trick-taking reference
     players: int
     mode: str  # "new" or "cloned"
     play: GameFn
+    preset: str = ""  # the capture games' preset
     rounds: list[Round] = field(default_factory=list)
     next_seed: int = 1
     peak_kib: list[float] = field(default_factory=list)
 
     @property
+    def name(self) -> str:
+        return f"{self.engine} {self.preset}" if self.preset else self.engine
+
+    @property
     def label(self) -> str:
-        return f"{self.engine} {self.players}p {self.mode}"
+        return f"{self.name} {self.players}p {self.mode}"
 
     def run_round(self, budget: float) -> Round:
         play = self.play
@@ -346,14 +356,64 @@ def pct(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "-"
 
 
+def ratio_of(a: Workload, b: Workload) -> dict[str, Any]:
+    """Decisions/s of ``a`` over ``b``: the ratio of medians and the ratio in each round."""
+    per_round = [x.decisions_per_s / y.decisions_per_s
+                 for x, y in zip(a.rounds, b.rounds, strict=False)]
+    return {"ratio": a.median("decisions_per_s") / b.median("decisions_per_s"),
+            "per_round": per_round}
+
+
+def ratio_cell(entry: dict[str, Any] | None) -> str:
+    if entry is None:
+        return "-"
+    rounds = entry["per_round"]
+    return f"{entry['ratio']:.2f} ({min(rounds):.2f}-{max(rounds):.2f})"
+
+
+def capture_ratios(
+    workloads: Sequence[Workload], reference: str, out: Out
+) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+    """Print the capture games' (and the trick-taking reference's) decisions/s ratios to
+    gin_rummy and to the reference, mode for mode; return both as JSON-ready data."""
+    gin = {w.mode: w for w in workloads if w.engine == "gin_rummy"}
+    ref = {w.mode: w for w in workloads if w.engine == reference}
+    rows = [w for w in workloads if w.engine == reference] + \
+        [w for w in workloads if w.engine == "capture"]
+    vs_gin: dict[str, dict[str, Any]] = {}
+    vs_ref: dict[str, dict[str, Any]] = {}
+    for w in rows:
+        key = f"{w.name} {w.players}p"
+        if w.mode in gin:
+            vs_gin.setdefault(key, {})[f"{w.mode}/{w.mode}"] = ratio_of(w, gin[w.mode])
+        if w.mode in ref and w.engine != reference:
+            vs_ref.setdefault(key, {})[f"{w.mode}/{w.mode}"] = ratio_of(w, ref[w.mode])
+    # One row per game and player count, both modes in it; the reference's columns if measured.
+    labels = {f"{w.name} {w.players}p": (f"{w.name} (reference)" if w.engine == reference
+                                         else w.name, str(w.players)) for w in rows}
+    tables, headers = [vs_gin], ["new ÷ gin new", "cloned ÷ gin cloned"]
+    if ref:
+        tables.append(vs_ref)
+        headers += [f"new ÷ {reference} new", f"cloned ÷ {reference} cloned"]
+    cells = [[*label, *(ratio_cell(t.get(key, {}).get(m))
+                        for t in tables for m in ("new/new", "cloned/cloned"))]
+             for key, label in labels.items()]
+    if cells and (gin or ref):
+        title = "Decisions/s ratio, capture games ÷ gin_rummy" + \
+            (f" and ÷ {reference}" if ref else "")
+        out.table(f"{title} (ratio of medians; per-round range)",
+                  ["workload", "players", *headers], cells)
+    return vs_gin, vs_ref
+
+
 # --------------------------------------------------------------------------------------------
 # Main
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
-        description="Random Hoola deals vs OpenSpiel's gin_rummy: games/s, decisions/s, "
-        "end types, peak memory, ratios."
+        description="Random Hoola, Kalookie and capture-game deals vs OpenSpiel's gin_rummy and "
+        "a trick-taking game: games/s, decisions/s, end types, peak memory, ratios."
     )
     p.add_argument(
         "--seconds",
@@ -370,6 +430,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--players", default="2,3,4,5", help="Hoola player counts, e.g. 2,3,4,5")
     p.add_argument("--kalookie", default="2,4", metavar="PLAYERS",
                    help="Kalookie player counts (default 2,4; 'none' to leave Kalookie out)")
+    p.add_argument("--capture", default="4", metavar="PLAYERS",
+                   help="capture-game player counts, each preset at those it is played by "
+                   f"({', '.join(PRESETS)}; default 4; 'none' to leave them out)")
+    p.add_argument("--tricks", default="hearts", choices=[*TRICK_GAMES, "none"],
+                   help="OpenSpiel's trick-taking reference beside gin_rummy (default hearts)")
     p.add_argument("--json", metavar="FILE", help="also write the results as JSON to FILE")
     p.add_argument("--quick", action="store_true", help="a short run (CI smoke check)")
     p.add_argument("--plain", action="store_true", help="plain text even when Rich is importable")
@@ -396,6 +461,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         p.error("--kalookie takes comma-separated integers, e.g. 2,4, or none")
     if any(n < 2 or n > 6 for n in args.kalookie):
         p.error("--kalookie must be between 2 and 6")
+    try:
+        args.capture = [] if args.capture.strip() == "none" else \
+            sorted({int(x) for x in args.capture.split(",") if x.strip()})
+    except ValueError:
+        p.error("--capture takes comma-separated integers, e.g. 2,4, or none")
+    if any(n < 2 or n > 6 for n in args.capture):
+        p.error("--capture must be between 2 and 6")
     if args.seconds is None:
         args.seconds = 0.6 if args.quick else 6.0
     if args.rounds is None:
@@ -459,9 +531,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         os_version = "?"
 
     workloads: list[Workload] = []
+    failed = False
     if pyspiel is not None:
         for mode in ("new", "cloned"):
             workloads.append(Workload("gin_rummy", 2, mode, gin_rummy_game(pyspiel, mode)))
+        if args.tricks != "none":
+            try:
+                tricks = [trick_game(pyspiel, args.tricks, mode) for mode in ("new", "cloned")]
+            except Exception as exc:  # a game this OpenSpiel lacks, or sampled unfairly
+                print(f"{args.tricks}: {type(exc).__name__}: {exc}", file=sys.stderr)
+                failed = True
+            else:
+                players = pyspiel.load_game(args.tricks).num_players()
+                workloads += [Workload(args.tricks, players, mode, play)
+                              for mode, play in zip(("new", "cloned"), tricks, strict=True)]
     if api is not None:
         for n in args.players:
             for mode in ("new", "cloned"):
@@ -473,6 +556,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         for n in args.kalookie:
             for mode in ("new", "cloned"):
                 workloads.append(Workload("kalookie", n, mode, kalookie_game(n, mode)))
+        counts = {preset: capture_players(preset) for preset in PRESETS}
+        unplayed = [n for n in args.capture if not any(n in c for c in counts.values())]
+        if unplayed:
+            played = "; ".join(f"{k} {'/'.join(map(str, v))}" for k, v in counts.items())
+            print(f"--capture: no capture game is played by {unplayed[0]} players ({played})",
+                  file=sys.stderr)
+            return 2
+        for preset in PRESETS:
+            for n in (n for n in args.capture if n in counts[preset]):
+                for mode in ("new", "cloned"):
+                    workloads.append(Workload("capture", n, mode,
+                                              capture_game(preset, n, mode), preset))
     if hoola_error:
         print(f"Hoola engine unavailable: {hoola_error}", file=sys.stderr)
     if not workloads:
@@ -491,7 +586,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
 
     # Warm-up: one game per workload (also checks every workload runs), then peak memory.
-    failed = False
     for w in list(workloads):
         try:
             w.play(0)
@@ -521,7 +615,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         lo, hi = w.spread("decisions_per_s")
         rows.append(
             [
-                w.engine,
+                w.name,
                 str(w.players),
                 w.mode,
                 num(w.median("games_per_s")),
@@ -544,7 +638,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             "games",
         ],
         rows,
-        note="decisions: player actions a record holds (no dealing, no passes); "
+        note="decisions: player actions a record holds (no dealing, no gin_rummy passes; "
+        "the trick-taking reference's every player action); "
         "new = a new initial state per game, cloned = a copy of one prepared state",
     )
 
@@ -654,6 +749,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"({'met' if aim >= 1 else 'not met'})"
             )
 
+    vs_gin, vs_ref = capture_ratios(workloads, args.tricks, out)
+    ratios.update(vs_gin)
+
     if args.json:
         data = {
             "python": platform.python_version(),
@@ -667,6 +765,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "workloads": [
                 {
                     "engine": w.engine,
+                    "preset": w.preset or None,
                     "players": w.players,
                     "mode": w.mode,
                     "games_per_s": w.median("games_per_s"),
@@ -684,6 +783,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             ],
             "max_rss_mib": rss_end,
             "ratios_decisions_per_s": ratios,
+            "trick_reference": None if args.tricks == "none" else args.tricks,
+            "ratios_decisions_per_s_vs_trick_reference": vs_ref,
         }
         Path(args.json).write_text(json.dumps(data, indent=2) + "\n")
         out.line(f"JSON written to {args.json}")

@@ -12,7 +12,9 @@ plays, an option given explicitly always winning.
 >>> Rules.preset("sedma").for_players(3).removed
 (20, 33)
 >>> Rules.preset("ristikontra", lead_limit="none").overrides()
-{'lead_limit': None}
+{'lead_limit': 'none'}
+>>> Rules.preset("hola", wilds="7").overrides()
+{'wilds': '7'}
 """
 
 from __future__ import annotations
@@ -75,6 +77,7 @@ def _points(value: Any) -> tuple[int, ...]:
     if not isinstance(value, Mapping):
         raise _bad("card_points", value, "a table by rank such as { A = 10, T = 10 }")
     table = [0] * 13
+    seen: set[str] = set()
     for rank, points in value.items():
         text = str(rank).strip().upper()
         text = "T" if text == "10" else text
@@ -82,6 +85,10 @@ def _points(value: Any) -> tuple[int, ...]:
                 or not 0 <= points <= 1000:
             raise _bad("card_points", value, "a table by rank such as { A = 10, T = 10 } with "
                        "whole numbers from 0 to 1000")
+        if text in seen:  # "T" and "10" are one rank: which value would count is a guess
+            raise _bad("card_points", value, f"a table naming each rank once ({text} is named "
+                       "twice)")
+        seen.add(text)
         table[RANKS.index(text)] = points
     return tuple(table)
 
@@ -200,24 +207,29 @@ class Rules:
         """The preset's own rules."""
         return Rules(preset_name=self.preset_name, **PRESETS[self.preset_name])
 
-    def options(self) -> dict[str, Any]:
-        """Every option key with its value."""
+    def values(self) -> dict[str, Any]:
+        """Every option key with the engine's value (ranks as indices, cards as numbers)."""
         return {k: getattr(self, k) for k in self.option_keys()}
 
+    def options(self) -> dict[str, Any]:
+        """Every option key with its value as records write them (ranks and cards as text,
+        ``"none"`` for no value); ``Rules.from_options(preset, options())`` gives these rules."""
+        return self.written(self.values())
+
     def overrides(self) -> dict[str, Any]:
-        """The options that differ from this value's preset (a record's ``[options]``)."""
-        base = self.base()
-        return {k: v for k, v in self.options().items() if getattr(base, k) != v}
+        """The options that differ from this value's preset, as records write them (a
+        record's ``[options]``)."""
+        return self.changes_from(self.base())
 
     def changes_from(self, other: Rules) -> dict[str, Any]:
         """The options whose values differ from ``other``'s, as records write them."""
-        return {k: v for k, v in self.written(self.options()).items()
-                if k in {k for k, v in self.options().items() if getattr(other, k) != v}}
+        return self.written({k: v for k, v in self.values().items() if getattr(other, k) != v})
 
-    def written(self, values: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The overrides as a record's ``[options]`` writes them (ranks and cards as text)."""
+    @staticmethod
+    def written(values: Mapping[str, Any]) -> dict[str, Any]:
+        """Engine values as a record's ``[options]`` writes them (ranks and cards as text)."""
         out: dict[str, Any] = {}
-        for key, value in (self.overrides() if values is None else values).items():
+        for key, value in values.items():
             if key == "wilds":
                 value = " ".join(RANKS[r] for r in value) or "none"
             elif key == "removed":

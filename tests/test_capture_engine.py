@@ -927,7 +927,8 @@ def test_options_round_trip_as_records_write_them(options: dict[str, Any]) -> No
         rules = Rules.from_options(preset, options)
         again = json.loads(json.dumps(rules.overrides()))
         assert Rules.from_options(preset, again) == rules
-        assert Rules.from_options(preset, rules.options()) == rules
+        # Every option given: the same values (and kept so for every player count).
+        assert Rules.from_options(preset, rules.options()).values() == rules.values()
         assert all(isinstance(toml_value(v), str) for v in rules.options().values())
 
 
@@ -936,3 +937,14 @@ def test_a_preset_changes_for_six_or_three_players_unless_an_option_was_given() 
     assert Rules.preset("hola").for_players(4) == Rules.preset("hola")
     assert Rules.preset("sedma", removed="8s 8c").for_players(3).removed == tuple(
         cards("8s 8c"))
+
+
+def test_an_option_given_explicitly_holds_for_every_player_count() -> None:
+    r = Rules.preset("hola", last_trick=10, target=250).for_players(6)
+    assert (r.last_trick, r.target, r.deck, r.hola_bonus) == (10, 250, 104, False)
+    assert Rules.preset("sedma", removed="none").for_players(3).removed == ()
+    assert Rules.preset("hola", last_trick=10).overrides() == {"last_trick": 10}
+    assert Rules.preset("hola", last_trick=10) != Rules.preset("hola")
+    with pytest.raises(RulesError) as info:
+        Rules(given=frozenset({"colour"}))
+    assert info.value.code == "bad-option-value"

@@ -128,6 +128,9 @@ class Rules:
     target: int = 250
     redeal_at_most: int | None = 50
     next_dealer: str = "redeal"
+    given: frozenset[str] = frozenset()
+    """The options given explicitly (a record's ``[options]``): they stay what they were given
+    for every player count, even where they equal the preset's value."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.preset_name, str) or self.preset_name not in PRESETS:
@@ -142,6 +145,9 @@ class Rules:
                        "not-winning or always")
         if self.next_dealer not in _DEALERS:
             raise _bad("next_dealer", self.next_dealer, f"one of {', '.join(_DEALERS)}")
+        if not isinstance(self.given, frozenset) or not self.given <= set(self.option_keys()):
+            raise RulesError(f"given = {self.given!r} must be a set of option keys",
+                             "bad-option-value")
         for key in _BOOLS:
             if not isinstance(getattr(self, key), bool):
                 raise _bad(key, getattr(self, key), "true or false")
@@ -196,12 +202,14 @@ class Rules:
         for key in options:
             if key not in keys:
                 raise RulesError(f"unknown capture-game rule option {key!r}", "unknown-option")
-        return cls(preset_name=preset, **{**PRESETS[preset], **options})
+        return cls(preset_name=preset, given=frozenset(options),
+                   **{**PRESETS[preset], **options})
 
     @classmethod
     def option_keys(cls) -> tuple[str, ...]:
         """Every option key, in the order of the spec's table."""
-        return tuple(f.name for f in dataclasses.fields(cls) if f.name != "preset_name")
+        return tuple(f.name for f in dataclasses.fields(cls)
+                     if f.name not in ("preset_name", "given"))
 
     def base(self) -> Rules:
         """The preset's own rules."""
@@ -217,9 +225,11 @@ class Rules:
         return self.written(self.values())
 
     def overrides(self) -> dict[str, Any]:
-        """The options that differ from this value's preset, as records write them (a
-        record's ``[options]``)."""
-        return self.changes_from(self.base())
+        """The options given explicitly or differing from this value's preset, as records write
+        them (a record's ``[options]``)."""
+        base = self.base()
+        return self.written({k: v for k, v in self.values().items()
+                             if k in self.given or getattr(base, k) != v})
 
     def changes_from(self, other: Rules) -> dict[str, Any]:
         """The options whose values differ from ``other``'s, as records write them."""

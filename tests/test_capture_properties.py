@@ -106,6 +106,10 @@ def check_step(s: DealState, rng: random.Random, pack: Counter[int]) -> None:
         trial = s.copy()
         assert trial.apply(a) == a and trial.history[-1] == a
         assert places(trial) == pack
+    # Every action the player to act could name: allowed exactly when listed.
+    everything = [Play(s.turn, c) for c in range(52)] + [Dark(s.turn), Stop(s.turn)] + \
+        [Say(s.turn, w) for w in SIGNALS]
+    assert [a for a in everything if s.can(a)] == [a for a in everything if a in legal]
     for a in junk(s, rng):
         well_formed = isinstance(a, Play | Dark | Stop | Say)
         if well_formed and a in s.legal_actions(a.player):

@@ -45,6 +45,7 @@ class Match:
         self.finished = 0
         self.dealer = 0
         self.scores = [0] * len(self.sides)
+        self.points = [0] * len(self.sides)  # card points of every finished hand
         self.carry = 0
         self.winner: int | None = None  # a side
 
@@ -89,6 +90,8 @@ class Match:
             raise IllegalActionError("the current hand is not over", "deal-not-over")
         self.finished += 1
         rules = self.effective
+        for s, p in enumerate(r.points):
+            self.points[s] += p
         if rules.scoring in ("sedma", "croatian", "ristikontra"):
             for s, g in enumerate(r.score):
                 if g:
@@ -132,6 +135,11 @@ class Match:
         top = max(self.scores)
         best = [s for s, t in enumerate(self.scores) if t == top]
         return best[0] if len(best) == 1 and self.finished else None
+
+    def record_totals(self) -> list[int]:
+        """A record's ``[match] totals`` by side: game points where the preset scores them,
+        else card points (Ristiklappi, which scores neither, its card points)."""
+        return list(self.points if self.effective.scoring == "ristiklappi" else self.scores)
 
     def totals(self) -> list[Fraction]:
         """Each seat's side's score: game points where the preset counts them, else card

@@ -296,9 +296,10 @@ def _compare_deal(expected: dict[str, Any], state: DealState, match: Match,
 def _compare_match(expected: dict[str, Any], match: Match, players: Sequence[str]) -> list[str]:
     problems = []
     labels = match.labels
+    totals = match.record_totals()
     for s, want in _by_side(expected.get("totals", {}), players, labels, "totals", int).items():
-        if match.scores[s] != want:
-            problems.append(f"match totals of {labels[s]} is {match.scores[s]}, record says "
+        if totals[s] != want:
+            problems.append(f"match totals of {labels[s]} is {totals[s]}, record says "
                             f"{want}")
     if "winner" in expected:
         side = match.leader()
@@ -349,7 +350,8 @@ def record_of(match: Match | Sequence[DealState]) -> dict[str, Any]:
         data["options"] = first.base.overrides()
     data["deal"] = [_deal_record(s, names) for s in states]
     if isinstance(match, Match) and match.finished:
-        summary: dict[str, Any] = {"totals": dict(zip(match.labels, match.scores, strict=True))}
+        summary: dict[str, Any] = {"totals": dict(zip(match.labels, match.record_totals(),
+                                                            strict=True))}
         side = match.leader()
         if side is not None:
             summary["winner"] = match.labels[side]

@@ -13,6 +13,8 @@ plays, an option given explicitly always winning.
 (20, 33)
 >>> Rules.preset("ristikontra", lead_limit="none").overrides()
 {'lead_limit': 'none'}
+>>> Rules.preset("hola", wilds="7").overrides()
+{'wilds': '7'}
 """
 
 from __future__ import annotations
@@ -36,17 +38,6 @@ _DEALERS = ("redeal", "fewer", "next", "clean")
 _BOOLS = ("fighting", "hola_bonus", "partner_sees_hand", "signals", "play_in_dark", "phases")
 SIGNALS = ("ubij", "pusti", "napuni")
 """Sedmice's spoken signals: take it, let it go, load it with points."""
-
-
-def _written(key: str, value: Any) -> Any:
-    """An option's value as a record writes it."""
-    if key == "wilds":
-        return " ".join(RANKS[r] for r in value) or "none"
-    if key == "removed":
-        return format_cards(value) or "none"
-    if key == "card_points":
-        return {RANKS[r]: p for r, p in enumerate(value) if p}
-    return "none" if value is None else value
 
 
 def _is_int(value: Any) -> bool:
@@ -86,6 +77,7 @@ def _points(value: Any) -> tuple[int, ...]:
     if not isinstance(value, Mapping):
         raise _bad("card_points", value, "a table by rank such as { A = 10, T = 10 }")
     table = [0] * 13
+    seen: set[str] = set()
     for rank, points in value.items():
         text = str(rank).strip().upper()
         text = "T" if text == "10" else text
@@ -93,6 +85,10 @@ def _points(value: Any) -> tuple[int, ...]:
                 or not 0 <= points <= 1000:
             raise _bad("card_points", value, "a table by rank such as { A = 10, T = 10 } with "
                        "whole numbers from 0 to 1000")
+        if text in seen:  # "T" and "10" are one rank: which value would count is a guess
+            raise _bad("card_points", value, f"a table naming each rank once ({text} is named "
+                       "twice)")
+        seen.add(text)
         table[RANKS.index(text)] = points
     return tuple(table)
 
@@ -132,6 +128,9 @@ class Rules:
     target: int = 250
     redeal_at_most: int | None = 50
     next_dealer: str = "redeal"
+    given: frozenset[str] = frozenset()
+    """The options given explicitly (a record's ``[options]``): they stay what they were given
+    for every player count, even where they equal the preset's value."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.preset_name, str) or self.preset_name not in PRESETS:
@@ -146,6 +145,9 @@ class Rules:
                        "not-winning or always")
         if self.next_dealer not in _DEALERS:
             raise _bad("next_dealer", self.next_dealer, f"one of {', '.join(_DEALERS)}")
+        if not isinstance(self.given, frozenset) or not self.given <= set(self.option_keys()):
+            raise RulesError(f"given = {self.given!r} must be a set of option keys",
+                             "bad-option-value")
         for key in _BOOLS:
             if not isinstance(getattr(self, key), bool):
                 raise _bad(key, getattr(self, key), "true or false")
@@ -200,37 +202,60 @@ class Rules:
         for key in options:
             if key not in keys:
                 raise RulesError(f"unknown capture-game rule option {key!r}", "unknown-option")
-        return cls(preset_name=preset, **{**PRESETS[preset], **options})
+        return cls(preset_name=preset, given=frozenset(options),
+                   **{**PRESETS[preset], **options})
 
     @classmethod
     def option_keys(cls) -> tuple[str, ...]:
         """Every option key, in the order of the spec's table."""
-        return tuple(f.name for f in dataclasses.fields(cls) if f.name != "preset_name")
+        return tuple(f.name for f in dataclasses.fields(cls)
+                     if f.name not in ("preset_name", "given"))
 
     def base(self) -> Rules:
         """The preset's own rules."""
         return Rules(preset_name=self.preset_name, **PRESETS[self.preset_name])
 
+    def values(self) -> dict[str, Any]:
+        """Every option key with the engine's value (ranks as indices, cards as numbers)."""
+        return {k: getattr(self, k) for k in self.option_keys()}
+
     def options(self) -> dict[str, Any]:
         """Every option key with its value as records write them (ranks and cards as text,
-        ``card_points`` as a table by rank, no value as ``"none"``)."""
-        return {k: _written(k, getattr(self, k)) for k in self.option_keys()}
+        ``"none"`` for no value); ``Rules.from_options(preset, options())`` gives these rules."""
+        return self.written(self.values())
 
     def overrides(self) -> dict[str, Any]:
-        """The options that differ from this value's preset (a record's ``[options]``)."""
-        return self.changes_from(self.base())
+        """The options given explicitly or differing from this value's preset, as records write
+        them (a record's ``[options]``)."""
+        base = self.base()
+        return self.written({k: v for k, v in self.values().items()
+                             if k in self.given or getattr(base, k) != v})
 
     def changes_from(self, other: Rules) -> dict[str, Any]:
         """The options whose values differ from ``other``'s, as records write them."""
-        return {k: _written(k, getattr(self, k)) for k in self.option_keys()
-                if getattr(self, k) != getattr(other, k)}
+        return self.written({k: v for k, v in self.values().items() if getattr(other, k) != v})
+
+    @staticmethod
+    def written(values: Mapping[str, Any]) -> dict[str, Any]:
+        """Engine values as a record's ``[options]`` writes them (ranks and cards as text)."""
+        out: dict[str, Any] = {}
+        for key, value in values.items():
+            if key == "wilds":
+                value = " ".join(RANKS[r] for r in value) or "none"
+            elif key == "removed":
+                value = format_cards(value) or "none"
+            elif key == "card_points":
+                value = {RANKS[r]: p for r, p in enumerate(value) if p}
+            elif value is None:
+                value = "none"
+            out[key] = value
+        return out
 
     def for_players(self, players: int) -> Rules:
         """The rules a table of ``players`` plays: the preset's changes for that many players
         (Hola for six, Sedma for three) where no option was given explicitly."""
         changes = PLAYER_CHANGES.get(self.preset_name, {}).get(players, {})
-        base = self.base()
-        given = {k for k in self.option_keys() if getattr(self, k) != getattr(base, k)}
+        given = self.overrides()
         kept = {k: v for k, v in changes.items() if k not in given}
         if not kept:
             return self

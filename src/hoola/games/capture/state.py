@@ -76,6 +76,12 @@ class DealState:
             for q in side:
                 self.side_of[q] = i
         self.teams = teams
+        if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < self.n:
+            raise NotationError(f"dealer {dealer!r} is not a seat at this table of {self.n}",
+                                "bad-dealer")
+        if len(hands) != self.n:
+            raise NotationError(f"{len(hands)} hands for a table of {self.n} players",
+                                "bad-hand-count")
         self.dealer = dealer
         self.dealt = tuple(tuple(h) for h in hands)
         self.stock_dealt = tuple(stock)
@@ -187,14 +193,13 @@ class DealState:
         return frozenset() if t is None else frozenset((t,))
 
     def legal_actions(self, player: int) -> list[Action]:
-        """Every action ``player`` may take now (empty when not their turn)."""
-        if player != self.turn:
+        """Every action ``player`` may take now (empty when not their turn, or not a seat)."""
+        if not self._is_seat(player) or player != self.turn:
             return []
-        hand = self.hands[player]
         out: list[Action] = []
         if self.deciding:
             out.append(Stop(player))
-            out.extend(Play(player, c) for c in _distinct(hand) if self._fights(c))
+            out.extend(Play(player, c) for c in self._fight_cards(player))
         else:
             out.extend(Play(player, c) for c in self._playable(player))
             if self._may_dark():
@@ -216,7 +221,7 @@ class DealState:
         if not isinstance(action, Play | Dark | Stop | Say):
             raise IllegalActionError(f"{action!r} is not a capture-game action", "bad-action")
         p = action.player
-        if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < self.n:
+        if not self._is_seat(p):
             raise IllegalActionError(f"seat {p!r} is not at this table", "bad-player")
         if self.result is not None:
             raise IllegalActionError("the hand is over", "deal-over")
@@ -230,6 +235,9 @@ class DealState:
         if isinstance(action, Say):
             if not self.rules.signals:
                 raise IllegalActionError("these rules have no signals", "no-signals")
+            if not isinstance(action.word, str) or action.word not in SIGNALS:
+                raise IllegalActionError(f"{_shown_word(action.word)} is not a signal: the "
+                                         f"signals are {', '.join(SIGNALS)}", "bad-signal")
             if self.signaled:
                 raise IllegalActionError(f"{who} has already given a signal this turn",
                                          "one-signal")
@@ -266,9 +274,11 @@ class DealState:
                 raise IllegalActionError(
                     f"{who} fights on only with a card of the led rank ({_rank(self.led)}) or a "
                     f"wild, not {format_card(card)}", "fight-card")
+            if self._king_barred(card):
+                raise self._why_not(p, card)
             return
         if card not in self._playable(p):
-            raise IllegalActionError(self._why_not(p, card), "barred-card")
+            raise self._why_not(p, card)
 
     def apply(self, action: Any) -> Action:
         """Check and apply ``action``; return it (as appended to the history)."""
@@ -279,12 +289,14 @@ class DealState:
     def resolve(self, decisions: Sequence[Any]) -> Any | None:
         """One seat acts at a time: its decision, if it came."""
         t = self.turn
-        return next((a for a in decisions if a is not None and a.player == t), None)
+        return next((a for a in decisions if getattr(a, "player", None) == t), None)
 
     def view(self, player: int) -> Any:
         """What ``player`` may know now."""
         from hoola.games.capture.views import view_of
 
+        if not self._is_seat(player):
+            raise IllegalActionError(f"there is no seat {player!r} at this table", "bad-player")
         return view_of(self, player)
 
     def returns(self) -> list[Fraction]:
@@ -322,6 +334,9 @@ class DealState:
 
     # -- the rules ----------------------------------------------------------------------------
 
+    def _is_seat(self, player: Any) -> bool:
+        return isinstance(player, int) and not isinstance(player, bool) and 0 <= player < self.n
+
     def _fights(self, card: int) -> bool:
         rank = rank_of(card)
         return rank == self.led or rank in self.rules.wilds
@@ -329,30 +344,43 @@ class DealState:
     def _may_dark(self) -> bool:
         return self.rules.play_in_dark and bool(self.stock)
 
-    def _barred(self, player: int, card: int) -> bool:
-        rules, rank = self.rules, rank_of(card)
-        if not self.trick and rules.lead_limit is not None:
-            limit = rules.lead_limit
-            if len(self.leads) >= limit and all(lead == (player, rank)
-                                                for lead in self.leads[-limit:]):
-                return True
-        return rules.phases and rank == KING and self.phase1 and \
+    def _lead_barred(self, player: int, card: int) -> bool:
+        """The lead limit: no lead of the rank ``player`` led in each of the last ``lead_limit``
+        tricks, unless every card in their hand is of that rank."""
+        limit = self.rules.lead_limit
+        if self.trick or limit is None or len(self.leads) < limit:
+            return False
+        rank = rank_of(card)
+        if any(lead != (player, rank) for lead in self.leads[-limit:]):
+            return False
+        return any(rank_of(c) != rank for c in self.hands[player])
+
+    def _king_barred(self, card: int) -> bool:
+        """Ristiklappi: the last king stays in hand through the first phase's tricks."""
+        return self.rules.phases and rank_of(card) == KING and self.phase1 and \
             self.kings_played >= self.kings - 1
 
     def _playable(self, player: int) -> list[int]:
         hand = _distinct(self.hands[player])
-        allowed = [c for c in hand if not self._barred(player, c)]
+        allowed = [c for c in hand
+                   if not self._lead_barred(player, c) and not self._king_barred(c)]
         if allowed or self._may_dark():
             return allowed
-        return hand  # nothing else to play: the limits give way
+        return hand  # nothing else to play: the bars give way
 
-    def _why_not(self, player: int, card: int) -> str:
+    def _fight_cards(self, player: int) -> list[int]:
+        return [c for c in _distinct(self.hands[player])
+                if self._fights(c) and not self._king_barred(c)]
+
+    def _why_not(self, player: int, card: int) -> IllegalActionError:
         who, rank = self.names[player], rank_of(card)
-        if rank == KING and self.rules.phases and self.phase1:
-            return (f"{who} may not play the last king ({format_card(card)}) from hand while the "
-                    "stock lasts: the other kings have been played")
-        return (f"{who} has led {_rank(rank)} in each of the last {self.rules.lead_limit} tricks "
-                f"and may not lead it again while holding another rank")
+        if self._king_barred(card):
+            return IllegalActionError(
+                f"{who} may not play the last king ({format_card(card)}) from hand in a "
+                "first-phase trick: the other kings have been played", "fourth-king")
+        return IllegalActionError(
+            f"{who} has led {_rank(rank)} in each of the last {self.rules.lead_limit} tricks and "
+            f"may not lead it again while holding another rank", "lead-limit")
 
     def _can_play(self, seat: int) -> bool:
         return bool(self.hands[seat]) or self._may_dark()
@@ -415,7 +443,7 @@ class DealState:
         others = any(self._can_play(q) for q in range(self.n) if q != leader)
         if rules.fighting and others and (self.winner != leader
                                           or rules.leader_may_continue == "always") \
-                and any(self._fights(c) for c in self.hands[leader]):
+                and self._fight_cards(leader):
             self.deciding = True
             return
         self._end_trick()
@@ -462,6 +490,7 @@ class DealState:
         last = self.last_winner if self.last_winner is not None else self.leader
         last_side = self.side_of[last]
         self.captured[last_side].extend(self.leftover)
+        self.leftover = []  # with the last trick now: every card is in exactly one place
         k = len(self.sides)
         card_points = [sum(rules.points_of(c) for c in cs) for cs in self.captured]
         total_cards = sum(card_points)
@@ -535,6 +564,12 @@ def _klappi_values(r: Result) -> list[int]:
         values.append(1 if s in r.winners else 0 if r.outcome == "draw" else
                       -1 if clean else -2)
     return values
+
+
+def _shown_word(word: Any) -> str:
+    """A signal as an error message shows it: quoted, and cut short when long."""
+    text = repr(word)
+    return text if len(text) <= 30 else text[:27] + "..."
 
 
 def _distinct(hand: Sequence[int]) -> list[int]:

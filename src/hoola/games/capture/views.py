@@ -222,7 +222,9 @@ def _result_text(view: View) -> str:
     elif r.outcome == "draw":
         parts.append("a draw")
     elif r.winners:
-        parts.append(" and ".join(view.label(s) for s in r.winners) + " win the hand")
+        plural = len(r.winners) > 1 or len(view.sides[r.winners[0]]) > 1
+        parts.append(" and ".join(view.label(s) for s in r.winners) +
+                     (" win" if plural else " wins") + " the hand")
     return "; ".join(parts)
 
 

@@ -271,6 +271,15 @@ async def _hoola(base: str, store: Store) -> None:
         await bob.click("#lang")  # Bob reads Korean
         await alice.wait_for_function("!document.querySelector('#start').disabled")
         await alice.click("#start")
+        watcher = await new_page(browser, DESKTOP)  # a spectator sees no hidden card
+        await watcher.goto(f"{base}/table/{tid}?invite={invite.split('invite=')[1]}")
+        await watcher.wait_for_function("window.hoola && window.hoola.state() && "
+                                        "window.hoola.state().status === 'playing'")
+        assert await watcher.locator("#others .seat").count() == 4
+        assert await watcher.locator("#others .seat .hidden-card").count() >= 4 * 3
+        assert await watcher.locator("#others .seat .open-hand").count() == 0
+        assert await watcher.is_hidden("#actions")
+        await watcher.close()
 
         # Before anyone acts: what lights up, and why the rest does not.
         checked = {"alice": False, "bob": False}

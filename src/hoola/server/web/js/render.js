@@ -168,7 +168,7 @@ export function markTrickWinner(box, zone, winnerName = null) {
   }
   if (!who) return;
   for (const node of box.querySelectorAll(".trick-card")) {
-    if (node.dataset.player === who) {
+    if (node.dataset.player === who && !node.classList.contains("winning")) {
       node.classList.add("winning");
       node.appendChild(make("div", "winning-tag", t("s.winning")));
     }

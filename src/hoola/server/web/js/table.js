@@ -128,8 +128,7 @@ function onState(msg) {
   if (!S.game || S.game !== msg.game) {
     S.game = msg.game;
     S.touch = touchOf(msg.game);
-    const sorts = S.touch.sorts || ["suit", "rank", "manual"];
-    if (!sorts.includes(S.sort)) S.sort = sorts[0];
+    S.sort = (S.touch.sorts || ["suit", "rank", "manual"])[0];
   }
   const name = msg.seat !== null && msg.seat !== undefined && msg.names ? msg.names[msg.seat] : null;
   S.moves = msg.view && msg.view.legal ? msg.view.legal.map((x) => readMove(x, name)) : [];
@@ -685,7 +684,8 @@ function onKey(e) {
     return;
   }
   const key = e.key.toLowerCase();
-  if (S.touch.keys && S.touch.keys[key] && canAct()) {
+  const verbKey = S.touch.keys && S.touch.keys[key];
+  if (verbKey && canAct() && S.moves.some((x) => x.verb === verbKey)) {
     e.preventDefault();
     clickVerb(S.touch.keys[key]);
     return;

@@ -104,7 +104,7 @@ async def wait_ready(page: Page) -> dict[str, Any]:
     return state
 
 
-async def make_move(page: Page, text: str | None) -> None:
+async def make_move(page: Page, text: str | None, keys: bool = False) -> None:
     """Make a move by hand: pick its cards from the hand, press its button (and choose it in
     the chooser when the button stands for several); None lets the moment pass."""
     counter = await page.evaluate("window.hoola.counter()")
@@ -112,7 +112,9 @@ async def make_move(page: Page, text: str | None) -> None:
         await page.keyboard.press("Escape")
     if await page.locator("#clear").is_visible():
         await page.click("#clear")
-    if text is None:
+    if text is None and keys:
+        await page.keyboard.press("Escape")  # Esc lets the moment pass
+    elif text is None:
         await page.click("#pass")
     else:
         move = await page.evaluate("t => window.hoola.read(t)", text)
@@ -191,8 +193,8 @@ def kalookie_choice(state: dict[str, Any]) -> str | None:
     return legal[0]
 
 
-async def play_seat(page: Page, choose: Any, on_state: Any = None,
-                    limit: int = 400) -> dict[str, Any]:
+async def play_seat(page: Page, choose: Any, on_state: Any = None, limit: int = 400,
+                    keys: bool = False) -> dict[str, Any]:
     """Play the page's seat until the game is over; the final state."""
     for _ in range(limit):
         state = await wait_ready(page)
@@ -203,7 +205,7 @@ async def play_seat(page: Page, choose: Any, on_state: Any = None,
             if not await page.evaluate("window.hoola.asked()"):
                 continue
             state = await page.evaluate("window.hoola.state()")
-        await make_move(page, choose(state))
+        await make_move(page, choose(state), keys)
     raise AssertionError("the game did not end")
 
 
@@ -234,6 +236,7 @@ def test_hoola_two_pages_play_a_deal(server: tuple[str, Store]) -> None:
 
 
 async def _hoola(base: str, store: Store) -> None:
+    started = time.time() - 1
     async with async_playwright() as p:
         browser = await launch(p)
         alice = await new_page(browser, DESKTOP)
@@ -269,6 +272,12 @@ async def _hoola(base: str, store: Store) -> None:
         await bob.wait_for_url(f"**/table/{tid}")
         await bob.wait_for_selector("#waiting:not([hidden])")
         await bob.click("#lang")  # Bob reads Korean
+        await alice.click("#tab-btn-chat")
+        await alice.fill("#chat-input", "hello Bob")
+        await alice.press("#chat-input", "Enter")
+        await bob.wait_for_selector('#chat li:has-text("hello Bob")', state="attached")
+        assert await bob.text_content("#tab-btn-chat") == "채팅"
+        await alice.click("#tab-btn-log")
         await alice.wait_for_function("!document.querySelector('#start').disabled")
         await alice.click("#start")
         watcher = await new_page(browser, DESKTOP)  # a spectator sees no hidden card
@@ -316,7 +325,7 @@ async def _hoola(base: str, store: Store) -> None:
                     await page.screenshot(path=str(SHOTS / "hoola-desktop.png"))
             if page is alice:
                 shots["desktop"] += 1
-                if shots["desktop"] == 5 and not shots["claim"]:
+                if shots["desktop"] == 2 and not shots["claim"]:
                     await page.screenshot(path=str(SHOTS / "hoola-desktop.png"))
             if page is bob:
                 shots["phone"] += 1
@@ -330,7 +339,7 @@ async def _hoola(base: str, store: Store) -> None:
                                                  "window.hoola.state().seat === s", arg=seat,
                                                  timeout=LONG)
 
-        final_a, final_b = await asyncio.gather(play_seat(alice, hoola_choice, look),
+        final_a, final_b = await asyncio.gather(play_seat(alice, hoola_choice, look, keys=True),
                                                 play_seat(bob, hoola_choice, look))
         assert final_a["status"] == final_b["status"] == "over"
         assert checked["alice"] or checked["bob"]
@@ -368,6 +377,9 @@ async def _hoola(base: str, store: Store) -> None:
         await replay.keyboard.press("End")
         await replay.wait_for_selector("#r-settlement:not([hidden]) li")
         await replay.screenshot(path=str(SHOTS / "replay-desktop.png"))
+        for name in ("lobby-desktop", "hoola-desktop", "hoola-phone", "hoola-result-desktop",
+                     "replay-desktop"):
+            assert (SHOTS / f"{name}.png").stat().st_mtime >= started, name
         for page in (alice, bob, replay):
             assert not page.errors, page.errors  # type: ignore[attr-defined]
         await browser.close()

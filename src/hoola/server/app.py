@@ -29,6 +29,7 @@ from hoola.core.errors import HoolaError
 from hoola.core.game import Game, Player
 from hoola.core.registry import game_and_preset, game_names
 from hoola.server.hub import LEASE_SECONDS, Hub
+from hoola.server.pages import install as install_pages
 from hoola.server.room import Room, RoomError
 from hoola.server.store import SeatRow, Store, TableRow, digest, new_token
 from hoola.server.views import PROTOCOL
@@ -152,6 +153,7 @@ def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-ser
                               "bots. The play itself is on the WebSocket /ws/{table_id}; see "
                               "docs/server.md.")
     app.state.hub = hub
+    install_pages(app, store)  # the browser UI: pages, static files, replays, hints
 
     def host_only(tid: str, authorization: str | None, doing: str) -> None:
         row = store.table(tid) if len(tid) <= 24 else None

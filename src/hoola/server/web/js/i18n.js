@@ -1,0 +1,142 @@
+// English and Korean labels: chosen by the browser's language, switchable, kept in localStorage.
+// Game words stay the games' own (Hoola's 땡큐, 스톱, 등록, 붙이기, 소빵, 대빵).
+
+const EN = {
+  "app.title": "Hoola & friends", "lang.switch": "한국어",
+  "lobby.practice": "Practice against bots", "lobby.practice.go": "Play now",
+  "lobby.open": "Open tables", "lobby.none": "No open tables yet: create one or practise.",
+  "lobby.create": "Create a table", "lobby.history": "Finished games",
+  "lobby.nohistory": "No finished games yet.", "lobby.refresh": "Refresh",
+  "f.game": "Game", "f.preset": "Rules", "f.players": "Players", "f.name": "Your name",
+  "f.seat": "Seat {n}", "f.person": "Person (open seat)", "f.bot": "Bot: {b}",
+  "f.turn": "Turn time (s, 0 = none)", "f.claim": "Claim window (s)", "f.botdelay": "Bot pause (s)",
+  "f.deals": "Deals (empty: to the game's end)", "f.public": "Listed in the lobby",
+  "f.options": "Rule options (JSON)", "f.seed": "Seed (optional: the same shuffles)", "f.create": "Create table", "f.strength": "Bot strength",
+  "t.join": "Join", "t.watch": "Watch", "t.back": "Back to your seat", "t.replay": "Replay",
+  "t.record": "Record", "t.seats": "Seats", "t.status": "Status", "t.empty": "open",
+  "t.waiting": "waiting", "t.playing": "in play", "t.over": "over",
+  "join.title": "Join table {id}", "join.as": "Join as player", "join.watch": "Watch only",
+  "join.full": "No open seat: you may watch.",
+  "w.invite": "Invite link", "w.copy": "Copy", "w.copied": "Copied",
+  "w.start": "Start the game", "w.waitstart": "Waiting for the host to start",
+  "w.givebot": "Give to bot", "w.waiting": "Waiting for players",
+  "b.sort.suit": "Sort: suit", "b.sort.rank": "Sort: rank", "b.sort.groups": "Sort: melds",
+  "b.sort.manual": "Sort: yours", "b.hint": "Hints", "b.pass": "Pass", "b.lobby": "Lobby",
+  "b.leave": "Leave", "b.send": "Send", "b.close": "Close", "b.result": "Result",
+  "b.cancel": "Cancel", "b.clear": "Clear",
+  "tab.log": "Log", "tab.chat": "Chat", "tab.score": "Score",
+  "s.you": "you", "s.bot": "bot", "s.away": "away", "s.cards": "{n} cards", "s.card": "1 card",
+  "s.turn": "to play", "s.stock": "Stock", "s.discard": "Discard pile", "s.trick": "Trick",
+  "s.spectator": "You are watching", "s.reconnecting": "Reconnecting…",
+  "s.decided": "Decided: waiting for the others", "s.winning": "winning",
+  "why.over": "The game is not in play", "why.watch": "Spectators watch; they do not play",
+  "why.turn": "Not your turn: {who}", "why.first": "Draw first",
+  "why.not": "Not now: {prompt}", "why.cards": "The picked cards make no such move",
+  "why.decided": "You have decided: wait for the others",
+  "choose.title": "Which one?", "choose.more": "Pick cards to narrow the list",
+  "hint.none": "No hint now", "hint.loading": "Thinking…",
+  "res.title": "Deal {n} is over", "res.final": "Game over", "res.points": "Points",
+  "res.pay": "This deal", "res.score": "Score",
+  "claim.won": "Thank you! You took it: {action}",
+  "claim.lost": "{winner} came first: your {action} did not stand",
+  "timer.claim": "{s}s to claim", "timer.turn": "{s}s",
+  "r.title": "Replay", "r.all": "All hands open", "r.as": "As {name} saw it",
+  "r.deal": "Deal {n}", "r.step": "Step {k} of {n}", "r.play": "Play", "r.pause": "Pause",
+  "r.dealt": "Dealt",
+  "k.help": "Keys: 1–9 pick cards · Enter play · Esc pass/clear · s sort · h hints",
+};
+
+const KO = {
+  "app.title": "훌라와 친구들", "lang.switch": "English",
+  "lobby.practice": "봇과 연습하기", "lobby.practice.go": "바로 시작",
+  "lobby.open": "열린 테이블", "lobby.none": "아직 열린 테이블이 없습니다. 만들거나 연습해 보세요.",
+  "lobby.create": "테이블 만들기", "lobby.history": "끝난 게임",
+  "lobby.nohistory": "끝난 게임이 아직 없습니다.", "lobby.refresh": "새로고침",
+  "f.game": "게임", "f.preset": "규칙", "f.players": "인원", "f.name": "이름",
+  "f.seat": "{n}번 자리", "f.person": "사람 (빈 자리)", "f.bot": "봇: {b}",
+  "f.turn": "턴 시간 (초, 0 = 무제한)", "f.claim": "땡큐 시간 (초)", "f.botdelay": "봇 대기 (초)",
+  "f.deals": "판 수 (비우면 게임 끝까지)", "f.public": "로비에 공개",
+  "f.options": "규칙 옵션 (JSON)", "f.seed": "시드 (선택: 같은 셔플)", "f.create": "테이블 만들기", "f.strength": "봇 실력",
+  "t.join": "참가", "t.watch": "관전", "t.back": "내 자리로", "t.replay": "다시보기",
+  "t.record": "기보", "t.seats": "자리", "t.status": "상태", "t.empty": "빈 자리",
+  "t.waiting": "대기 중", "t.playing": "게임 중", "t.over": "종료",
+  "join.title": "테이블 {id} 참가", "join.as": "플레이어로 참가", "join.watch": "관전만",
+  "join.full": "빈 자리가 없습니다. 관전할 수 있습니다.",
+  "w.invite": "초대 링크", "w.copy": "복사", "w.copied": "복사됨",
+  "w.start": "게임 시작", "w.waitstart": "방장이 시작하기를 기다리는 중",
+  "w.givebot": "봇에게", "w.waiting": "플레이어를 기다리는 중",
+  "b.sort.suit": "정렬: 무늬", "b.sort.rank": "정렬: 숫자", "b.sort.groups": "정렬: 조합",
+  "b.sort.manual": "정렬: 직접", "b.hint": "힌트", "b.pass": "패스", "b.lobby": "로비",
+  "b.leave": "나가기", "b.send": "보내기", "b.close": "닫기", "b.result": "결과",
+  "b.cancel": "취소", "b.clear": "선택 해제",
+  "tab.log": "기록", "tab.chat": "채팅", "tab.score": "점수",
+  "s.you": "나", "s.bot": "봇", "s.away": "자리 비움", "s.cards": "{n}장", "s.card": "1장",
+  "s.turn": "차례", "s.stock": "더미", "s.discard": "버린 패", "s.trick": "트릭",
+  "s.spectator": "관전 중", "s.reconnecting": "다시 연결하는 중…",
+  "s.decided": "결정함: 다른 사람을 기다리는 중", "s.winning": "이기는 중",
+  "why.over": "게임 중이 아닙니다", "why.watch": "관전자는 플레이할 수 없습니다",
+  "why.turn": "내 차례가 아닙니다: {who}", "why.first": "먼저 뽑으세요",
+  "why.not": "지금은 안 됩니다: {prompt}", "why.cards": "고른 카드로는 할 수 없습니다",
+  "why.decided": "결정했습니다: 다른 사람을 기다리세요",
+  "choose.title": "어느 것으로?", "choose.more": "카드를 골라 목록을 줄이세요",
+  "hint.none": "지금은 힌트가 없습니다", "hint.loading": "생각하는 중…",
+  "res.title": "{n}판 끝", "res.final": "게임 끝", "res.points": "점수",
+  "res.pay": "이번 판", "res.score": "누적",
+  "claim.won": "땡큐! 가져왔습니다: {action}",
+  "claim.lost": "늦었습니다: {winner} (내 {action} 무효)",
+  "timer.claim": "땡큐 {s}초", "timer.turn": "{s}초",
+  "r.title": "다시보기", "r.all": "모든 패 공개", "r.as": "{name}의 시점",
+  "r.deal": "{n}판", "r.step": "{n}수 중 {k}", "r.play": "재생", "r.pause": "멈춤",
+  "r.dealt": "배분",
+  "k.help": "키: 1–9 카드 선택 · Enter 실행 · Esc 패스/해제 · s 정렬 · h 힌트",
+};
+
+const DICTS = { en: EN, ko: KO };
+
+export function currentLang() {
+  const saved = localStorage.getItem("hoola.lang");
+  if (saved && DICTS[saved]) return saved;
+  return (navigator.language || "en").toLowerCase().startsWith("ko") ? "ko" : "en";
+}
+
+let lang = currentLang();
+
+export function getLang() { return lang; }
+
+/** Set the language, remember it and relabel the page. */
+export function setLang(next) {
+  lang = DICTS[next] ? next : "en";
+  localStorage.setItem("hoola.lang", lang);
+  document.documentElement.lang = lang;
+  applyLabels(document);
+  for (const fn of listeners) fn(lang);
+}
+
+const listeners = [];
+export function onLangChange(fn) { listeners.push(fn); }
+
+/** The label for ``key`` in the current language with {placeholders} filled. */
+export function t(key, vars = {}, extra = null) {
+  const dict = Object.assign({}, DICTS[lang], extra && extra[lang]);
+  const base = Object.assign({}, EN, extra && extra.en);
+  let text = dict[key] ?? base[key] ?? key;
+  for (const [k, v] of Object.entries(vars)) text = text.replaceAll(`{${k}}`, String(v));
+  return text;
+}
+
+/** Fill every [data-i18n] element's text (and [data-i18n-title] its title). */
+export function applyLabels(root) {
+  for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  for (const node of root.querySelectorAll("[data-i18n-title]")) node.title = t(node.dataset.i18nTitle);
+  for (const node of root.querySelectorAll("[data-i18n-placeholder]")) {
+    node.placeholder = t(node.dataset.i18nPlaceholder);
+  }
+}
+
+/** A button switching between English and Korean. */
+export function langButton(button) {
+  button.textContent = t("lang.switch");
+  button.addEventListener("click", () => setLang(lang === "ko" ? "en" : "ko"));
+  onLangChange(() => { button.textContent = t("lang.switch"); });
+  document.documentElement.lang = lang;
+}

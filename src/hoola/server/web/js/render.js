@@ -1,0 +1,228 @@
+// The table drawn from the server's table data (zones with kind, owner, cards or count, label,
+// note; scores; the moment; the teams): any game, no game's rules. Used by the live table and by
+// replays.
+
+import { backElement, cardElement, cardText, parseCard } from "./cards.js";
+import { make } from "./api.js";
+import { t } from "./i18n.js";
+
+export const OWNED = ["hand", "meld", "captured"];
+
+/** A row of cards (or backs for hidden cards, at most ``maxBacks`` drawn). */
+export function cardRow(zone, { maxBacks = 12, cls = "" } = {}) {
+  const row = make("div", "cards " + cls);
+  if (zone.cards) {
+    const players = zone.kind === "trick" && zone.note ? zone.note.split(/\s+/) : null;
+    zone.cards.forEach((code, i) => {
+      const card = cardElement(code);
+      if (players && players[i]) {
+        const wrap = make("div", "trick-card");
+        wrap.dataset.player = players[i];
+        wrap.appendChild(card);
+        wrap.appendChild(make("div", "trick-who", players[i]));
+        row.appendChild(wrap);
+      } else {
+        row.appendChild(card);
+      }
+    });
+  } else {
+    const n = Math.min(zone.count || 0, maxBacks);
+    for (let i = 0; i < n; i++) row.appendChild(backElement());
+  }
+  return row;
+}
+
+/** One zone as a box: its label, its cards, its count. */
+export function zoneBox(zone, opts = {}) {
+  const box = make("div", `zone zone-${zone.kind}`);
+  box.dataset.zone = zone.id;
+  box.dataset.kind = zone.kind;
+  if (zone.note) box.dataset.note = zone.note;
+  const head = make("div", "zone-label");
+  head.appendChild(make("span", "zone-name", zoneLabel(zone)));
+  if (zone.kind !== "meld") head.appendChild(make("span", "zone-count", `${zone.count}`));
+  box.appendChild(head);
+  if (zone.kind === "stock") {
+    const pile = make("div", "cards stock-pile");
+    if (zone.count > 0) pile.appendChild(backElement());
+    pile.appendChild(make("div", "stock-count", String(zone.count)));
+    box.appendChild(pile);
+  } else if (zone.kind === "discard" && zone.cards && !opts.spread) {
+    const pile = make("div", "cards discard-pile");
+    const shown = zone.cards.slice(-4);
+    shown.forEach((code, i) => {
+      const card = cardElement(code, i === shown.length - 1 ? "top" : "under");
+      pile.appendChild(card);
+    });
+    if (!zone.cards.length) pile.appendChild(make("div", "empty-pile", "—"));
+    box.appendChild(pile);
+    box.title = zone.cards.map(cardText).join(" ");
+  } else {
+    box.appendChild(cardRow(zone, opts));
+  }
+  return box;
+}
+
+function zoneLabel(zone) {
+  if (zone.kind === "stock") return t("s.stock");
+  if (zone.kind === "discard") return t("s.discard");
+  return zone.label;
+}
+
+/** The seats' score figures: each score line with one value a seat, or one a team. */
+export function seatScores(table, seat) {
+  const out = [];
+  for (const s of table.scores || []) {
+    if (s.values.length === table.names.length) out.push([s.label, s.values[seat]]);
+    else if (table.teams && s.values.length === table.teams.length) {
+      const team = table.teams.findIndex((tm) => tm.includes(seat));
+      if (team >= 0) out.push([s.label, s.values[team]]);
+    }
+  }
+  return out;
+}
+
+/** The team index of a seat (null when everyone plays alone). */
+export function teamOf(teams, seat) {
+  if (!teams) return null;
+  const i = teams.findIndex((tm) => tm.includes(seat));
+  return i >= 0 ? i : null;
+}
+
+/** One seat's panel: name, state, card count, scores, and its melds/captured piles/open hand. */
+export function seatPanel(table, seat, info) {
+  const { seats = null, me = null, moment = null, openHand = true, timer = null } = info;
+  const panel = make("section", "seat");
+  panel.dataset.seat = seat;
+  const team = teamOf(table.teams, seat);
+  if (team !== null) panel.classList.add(`team-${team}`);
+  const m = table.moment || {};
+  const acting = (moment && moment.actors ? moment.actors : m.actors || []).includes(seat);
+  if (m.turn === seat && m.phase !== "over") panel.classList.add("turn");
+  if (acting) panel.classList.add("acting");
+  const head = make("header", "seat-head");
+  const name = make("span", "seat-name", table.names[seat] || `#${seat + 1}`);
+  head.appendChild(name);
+  const s = seats && seats[seat];
+  if (seat === me) head.appendChild(make("span", "badge you", t("s.you")));
+  if (s && s.kind === "bot") head.appendChild(make("span", "badge bot", `${t("s.bot")} ${s.bot || ""}`));
+  if (s && s.kind === "person" && !s.connected && seat !== me) {
+    head.appendChild(make("span", "badge away", t("s.away")));
+  }
+  const hand = (table.zones || []).find((z) => z.kind === "hand" && z.owner === seat);
+  if (hand) {
+    const count = make("span", "badge count", hand.count === 1 ? t("s.card") : t("s.cards", { n: hand.count }));
+    count.dataset.count = hand.count;
+    head.appendChild(count);
+    if (hand.note === "out") panel.classList.add("out");
+  }
+  if (m.turn === seat && m.phase !== "over") head.appendChild(make("span", "badge turn", t("s.turn")));
+  if (timer) head.appendChild(timer);
+  panel.appendChild(head);
+  const scores = seatScores(table, seat);
+  if (scores.length) {
+    const line = make("div", "seat-scores");
+    for (const [label, value] of scores) {
+      const item = make("span", "seat-score");
+      item.appendChild(make("span", "score-label", label));
+      item.appendChild(make("b", "", value));
+      line.appendChild(item);
+    }
+    panel.appendChild(line);
+  }
+  if (hand && seat !== me) {
+    const row = hand.cards && openHand ? cardRow(hand, { cls: "open-hand small" })
+      : cardRow({ ...hand, cards: null }, { maxBacks: 8, cls: "backs small" });
+    row.dataset.zone = hand.id;
+    panel.appendChild(row);
+  }
+  const owned = (table.zones || []).filter((z) => z.owner === seat && z.kind !== "hand");
+  if (owned.length) {
+    const area = make("div", "owned");
+    for (const z of owned) area.appendChild(zoneBox(z, { cls: "small" }));
+    panel.appendChild(area);
+  }
+  return panel;
+}
+
+/** The middle of the table: every zone nobody owns (stock, discards, trick, piles, upcard). */
+export function middle(table) {
+  const area = make("div", "middle-zones");
+  const order = ["stock", "discard", "upcard", "trick", "pile", "captured", "meld", "hand"];
+  const zones = (table.zones || []).filter((z) => z.owner === null || z.owner === undefined);
+  zones.sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind));
+  for (const z of zones) {
+    const box = zoneBox(z);
+    if (z.kind === "trick") markTrickWinner(box, z);
+    area.appendChild(box);
+  }
+  return area;
+}
+
+/** Mark the trick card of the player now winning (the label says "X winning"). */
+export function markTrickWinner(box, zone, winnerName = null) {
+  let who = winnerName;
+  if (!who) {
+    const m = /(\S+) winning/.exec(zone.label || "");
+    if (m) who = m[1];
+  }
+  if (!who) return;
+  for (const node of box.querySelectorAll(".trick-card")) {
+    if (node.dataset.player === who && !node.classList.contains("winning")) {
+      node.classList.add("winning");
+      node.appendChild(make("div", "winning-tag", t("s.winning")));
+    }
+  }
+}
+
+/** A score table (a match's scoreboard or a deal's scores) as an HTML table. */
+export function scoreTable(board) {
+  const wrap = make("div", "scoreboard");
+  if (!board) return wrap;
+  const table = make("table", "scores");
+  const names = board.names || [];
+  const teams = board.teams;
+  const head = make("tr");
+  head.appendChild(make("th", "", ""));
+  for (const s of board.scores || []) head.appendChild(make("th", "", s.label));
+  table.appendChild(head);
+  const byTeam = teams && (board.scores || []).every((s) => s.values.length === teams.length) &&
+    (board.scores || []).length > 0;
+  const rows = byTeam ? teams.map((tm) => tm.map((q) => names[q]).join(" + ")) : names;
+  rows.forEach((who, i) => {
+    const tr = make("tr");
+    tr.dataset.row = i;
+    tr.appendChild(make("th", "", who));
+    for (const s of board.scores || []) {
+      const v = s.values.length === rows.length ? s.values[i]
+        : teams && s.values.length === teams.length && !byTeam ? s.values[teamOf(teams, i)] : "";
+      const td = make("td", "", v);
+      td.dataset.label = s.label;
+      tr.appendChild(td);
+    }
+    table.appendChild(tr);
+  });
+  wrap.appendChild(table);
+  const notes = [];
+  for (const z of board.zones || []) notes.push(z.label);
+  if (board.moment && board.moment.prompt) notes.push(board.moment.prompt);
+  for (const n of notes) wrap.appendChild(make("div", "score-note", n));
+  return wrap;
+}
+
+/** A log line with its cards written with suit symbols. */
+export function logLine(text) {
+  const li = make("li", "log-line");
+  const words = text.split(/\s+/);
+  words.forEach((w, i) => {
+    const c = parseCard(w);
+    if (c) {
+      const span = make("span", "log-card " + (c.joker ? "suit-joker" : `suit-${c.suit}`), cardText(w));
+      li.appendChild(span);
+    } else {
+      li.appendChild(document.createTextNode(w));
+    }
+    if (i < words.length - 1) li.appendChild(document.createTextNode(" "));
+  });
+  return li;
+}

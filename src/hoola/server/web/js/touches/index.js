@@ -1,0 +1,13 @@
+// What the table does differently for one game, keyed by the game's name; a game with no entry
+// is drawn generically from its table data and legal moves alone.
+
+import capture from "./capture.js";
+import hoola from "./hoola.js";
+import kalookie from "./kalookie.js";
+
+const TOUCHES = { hoola, kalookie, capture };
+
+/** The touches of ``game`` (an empty object when it has none). */
+export function touchOf(game) {
+  return TOUCHES[game] || {};
+}

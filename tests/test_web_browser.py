@@ -1,0 +1,505 @@
+"""The browser UI played for real: Chromium (Debian's, driven by Playwright) against ``hoola serve``
+on a loopback port, every move made by clicking or pressing keys in the page.
+
+- Two pages join one Hoola table with two bots (created and joined through the lobby and the
+  invite link) and play a whole deal: a battle claim ("Thank you"), a knock or going out, a
+  reload that keeps the seat; the settlement shown is the record's.
+- One page plays a Kalookie hand, one a Sedma hand (from the lobby's one-click practice) against
+  bots, the Sedma one by keyboard alone.
+- The legal-move highlighting and the reasons on disabled buttons; the replay of a finished game.
+- Screenshots of each game's table at desktop (1280x800) and phone (390x844) sizes go to
+  ``docs/screenshots/``.
+
+The page exposes ``window.hoola`` (the legal moves, the state) so that the test can choose a
+move; the move itself is always made through the UI. Waits are on the page's state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import socket
+import threading
+import time
+import tomllib
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+pytest.importorskip("playwright")
+pytest.importorskip("uvicorn")
+
+from playwright.async_api import Page, async_playwright
+
+from hoola.server.app import create_app
+from hoola.server.store import Store
+
+CHROMIUM = shutil.which("chromium")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed "
+                                                          "(apt-get install -y chromium)")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--no-first-run"]
+SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+LONG = 90_000  # ms: the longest any one wait may take on a loaded machine
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Store]]:
+    """``hoola serve``'s app under uvicorn in a thread, on a free loopback port."""
+    import uvicorn
+
+    store = Store(f"sqlite:///{tmp_path_factory.mktemp('web') / 'web.db'}")
+    app = create_app(store)
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(64)
+    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not srv.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        assert thread.is_alive(), "the server thread died"
+        time.sleep(0.02)  # polling for the server's own started flag
+    yield f"http://127.0.0.1:{sock.getsockname()[1]}", store
+    srv.should_exit = True
+    thread.join(10)
+    store.close()
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(coro)
+
+
+async def launch(p: Any) -> Any:
+    return await p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+
+
+async def new_page(browser: Any, viewport: dict[str, int], lang: str = "en-US") -> Page:
+    context = await browser.new_context(viewport=viewport, locale=lang)
+    page = await context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+# -- driving a seat through the UI ---------------------------------------------------------
+
+READY = """() => window.hoola && window.hoola.state() &&
+  (window.hoola.asked() || window.hoola.state().status === 'over')"""
+
+
+async def wait_ready(page: Page) -> dict[str, Any]:
+    await page.wait_for_function(READY, timeout=LONG, polling=50)
+    state: dict[str, Any] = await page.evaluate("window.hoola.state()")
+    return state
+
+
+async def make_move(page: Page, text: str | None, keys: bool = False) -> None:
+    """Make a move by hand: pick its cards from the hand, press its button (and choose it in
+    the chooser when the button stands for several); None lets the moment pass."""
+    counter = await page.evaluate("window.hoola.counter()")
+    if await page.locator("#chooser").is_visible():
+        await page.keyboard.press("Escape")
+    if await page.locator("#clear").is_visible():
+        await page.click("#clear")
+    if text is None and keys:
+        await page.keyboard.press("Escape")  # Esc lets the moment pass
+    elif text is None:
+        await page.click("#pass")
+    else:
+        move = await page.evaluate("t => window.hoola.read(t)", text)
+        for face in move["hand"]:
+            await page.locator(f'#hand .card:not(.picked)[data-card="{face}"]').first.click()
+        await page.click(f'#verbs button[data-verb="{move["verb"]}"]')
+        if await page.locator("#chooser").is_visible():
+            await page.click(f'#chooser-list button[data-move="{text}"]')
+    await page.wait_for_function("c => window.hoola.counter() !== c || !window.hoola.asked()",
+                                 arg=counter, timeout=LONG, polling=50)
+
+
+def words(text: str) -> list[str]:
+    return text.split()[1:]
+
+
+RANK = "A23456789TJQK"
+
+
+def rank_of(card: str) -> int:
+    return RANK.index(card[0]) if card[0] in RANK else -1
+
+
+def hoola_choice(state: dict[str, Any]) -> str | None:
+    """A simple player: claims every discard it can (Thank you), knocks when it may, melds and
+    adds what it can, else draws and discards its highest card."""
+    legal: list[str] = state["view"]["legal"]
+    view = state["view"]
+    mine = view["current"] == view["player"]
+    by = {m: words(m) for m in legal}
+    takes = [m for m in legal if by[m][0] == "take"]
+    if takes and not mine:
+        return takes[0]
+    for verb in ("knock", "blast", "sevens"):
+        found = [m for m in legal if by[m][0] == verb]
+        if found:
+            return found[0]
+    melds = [m for m in legal if by[m][0] == "meld"]
+    if melds:
+        return max(melds, key=len)
+    adds = [m for m in legal if by[m][0] == "add"]
+    if adds:
+        return adds[0]
+    if takes:
+        return takes[0]
+    if any(by[m][0] == "draw" for m in legal):
+        return next(m for m in legal if by[m][0] == "draw")
+    discards = [m for m in legal if by[m][0] == "discard"]
+    if discards:
+        return max(discards, key=lambda m: rank_of(by[m][1]))
+    if state["can_pass"]:
+        return None
+    return legal[0]
+
+
+def kalookie_choice(state: dict[str, Any]) -> str | None:
+    legal: list[str] = state["view"]["legal"]
+    by = {m: words(m) for m in legal}
+    for verb in ("warn",):
+        found = [m for m in legal if by[m][0] == verb]
+        if found:
+            return found[0]
+    if state["can_pass"]:
+        return None
+    melds = [m for m in legal if by[m][0] == "meld"]
+    if melds:
+        return max(melds, key=len)
+    adds = [m for m in legal if by[m][0] == "add"]
+    if adds:
+        return adds[0]
+    if any(by[m][0] == "draw" for m in legal):
+        return next(m for m in legal if by[m][0] == "draw")
+    discards = [m for m in legal if by[m][0] == "discard"]
+    if discards:
+        return max(discards, key=lambda m: (by[m][1] != "JK", rank_of(by[m][1])))
+    return legal[0]
+
+
+async def play_seat(page: Page, choose: Any, on_state: Any = None, limit: int = 400,
+                    keys: bool = False) -> dict[str, Any]:
+    """Play the page's seat until the game is over; the final state."""
+    for _ in range(limit):
+        state = await wait_ready(page)
+        if state["status"] == "over":
+            return state
+        if on_state is not None:
+            await on_state(page, state)
+            if not await page.evaluate("window.hoola.asked()"):
+                continue
+            state = await page.evaluate("window.hoola.state()")
+        await make_move(page, choose(state), keys)
+    raise AssertionError("the game did not end")
+
+
+def result_of(base: str, tid: str) -> dict[str, Any]:
+    record = httpx.get(f"{base}/api/tables/{tid}/record", timeout=30)
+    assert record.status_code == 200, record.text
+    data = tomllib.loads(record.text)
+    result: dict[str, Any] = data["deal"][-1]["result"]
+    return result
+
+
+async def settlement_shown(page: Page) -> dict[str, dict[str, str]]:
+    """The result dialog's table: each name's figures by column label."""
+    await page.wait_for_selector("#result:not([hidden]) #settlement tr[data-row]", timeout=LONG)
+    rows = await page.eval_on_selector_all(
+        "#settlement tr[data-row]",
+        """rows => rows.map(r => [r.dataset.name,
+             Object.fromEntries([...r.querySelectorAll('td')].map(td => [td.dataset.label,
+                                                                        td.textContent]))])""")
+    return {name: figures for name, figures in rows}
+
+
+# -- Hoola: two people, two bots -----------------------------------------------------------
+
+def test_hoola_two_pages_play_a_deal(server: tuple[str, Store]) -> None:
+    base, store = server
+    run(_hoola(base, store))
+
+
+async def _hoola(base: str, store: Store) -> None:
+    started = time.time() - 1
+    async with async_playwright() as p:
+        browser = await launch(p)
+        alice = await new_page(browser, DESKTOP)
+        bob = await new_page(browser, PHONE)
+        await alice.goto(base + "/")
+        await alice.wait_for_selector('#c-seats select[name="seat-1"]')
+        await alice.screenshot(path=str(SHOTS / "lobby-desktop.png"))
+        await alice.fill("#c-name", "Alice")
+        await alice.select_option("#c-game", "hoola")
+        await alice.select_option("#c-players", "4")
+        await alice.select_option('#c-seats select[name="seat-1"]', "")
+        await alice.select_option('#c-seats select[name="seat-2"]', "medium")
+        await alice.select_option('#c-seats select[name="seat-3"]', "medium")
+        await alice.click("details summary")
+        await alice.fill("#c-turn", "0")
+        await alice.fill("#c-claim", "1.5")
+        await alice.fill("#c-delay", "0.05")
+        await alice.fill("#c-deals", "1")
+        await alice.fill("#c-seed", os.environ.get("HOOLA_WEB_SEED", "1"))
+        await alice.click("#c-submit")
+        await alice.wait_for_url("**/table/*")
+        tid = alice.url.rsplit("/", 1)[-1]
+        await alice.wait_for_selector("#waiting:not([hidden]) #invite-link")
+        await alice.wait_for_function("document.querySelector('#invite-link').value !== ''")
+        invite = await alice.input_value("#invite-link")
+        assert f"/join/{tid}?invite=" in invite
+        assert await alice.is_disabled("#start")  # a seat is still open
+
+        await bob.goto(invite)
+        await bob.wait_for_selector("#join:not([hidden])")
+        await bob.fill("#join-name", "Bob")
+        await bob.click("#join-play")
+        await bob.wait_for_url(f"**/table/{tid}")
+        await bob.wait_for_selector("#waiting:not([hidden])")
+        await bob.click("#lang")  # Bob reads Korean
+        await alice.click("#tab-btn-chat")
+        await alice.fill("#chat-input", "hello Bob")
+        await alice.press("#chat-input", "Enter")
+        await bob.wait_for_selector('#chat li:has-text("hello Bob")', state="attached")
+        assert await bob.text_content("#tab-btn-chat") == "채팅"
+        await alice.click("#tab-btn-log")
+        await alice.wait_for_function("!document.querySelector('#start').disabled")
+        await alice.click("#start")
+        watcher = await new_page(browser, DESKTOP)  # a spectator sees no hidden card
+        await watcher.goto(f"{base}/table/{tid}?invite={invite.split('invite=')[1]}")
+        await watcher.wait_for_function("window.hoola && window.hoola.state() && "
+                                        "window.hoola.state().status === 'playing'")
+        assert await watcher.locator("#others .seat").count() == 4
+        assert await watcher.locator("#others .seat .hidden-card").count() >= 4 * 3
+        assert await watcher.locator("#others .seat .open-hand").count() == 0
+        assert await watcher.is_hidden("#actions")
+        await watcher.close()
+
+        # Before anyone acts: what lights up, and why the rest does not.
+        checked = {"alice": False, "bob": False}
+        shots = {"claim": False, "phone": 0, "desktop": 0}
+        claims_before: list[dict[str, Any]] = []
+
+        async def look(page: Page, state: dict[str, Any]) -> None:
+            name = "alice" if page is alice else "bob"
+            legal = state["view"]["legal"]
+            verbs = {w.split()[1] for w in legal}
+            if not checked[name] and "draw" in verbs and state["view"]["current"] == \
+                    state["view"]["player"]:
+                checked[name] = True
+                assert await page.get_attribute('#verbs button[data-verb="draw"]',
+                                                "data-legal") == "true"
+                discard = page.locator('#verbs button[data-verb="discard"]')
+                assert await discard.get_attribute("aria-disabled") == "true"
+                title = await discard.get_attribute("title")
+                assert title in ("Draw first", "먼저 뽑으세요"), title
+                await discard.click(force=True)  # a tap on a disabled button says why
+                await page.wait_for_selector(f'.toast:has-text("{title}")')
+                if page is bob:
+                    assert await page.text_content('#verbs button[data-verb="meld"]') == "등록"
+                    assert await page.text_content('#verbs button[data-verb="add"]') == "붙이기"
+            takes = [m for m in legal if m.split()[1] == "take"]
+            if takes and state["view"]["current"] != state["view"]["player"]:
+                button = page.locator('#verbs button[data-verb="take"]')
+                label = await button.text_content()
+                assert label in ("Thank you!", "땡큐!"), label
+                assert "thank-you" in (await button.get_attribute("class") or "")
+                await page.wait_for_selector("#countdown:not([hidden])")
+                if page is alice and not shots["claim"]:
+                    shots["claim"] = True
+                    await page.screenshot(path=str(SHOTS / "hoola-desktop.png"))
+            if page is alice:
+                shots["desktop"] += 1
+                if shots["desktop"] == 2 and not shots["claim"]:
+                    await page.screenshot(path=str(SHOTS / "hoola-desktop.png"))
+            if page is bob:
+                shots["phone"] += 1
+                if shots["phone"] == 3:
+                    await page.screenshot(path=str(SHOTS / "hoola-phone.png"))
+                if shots["phone"] == 4:  # a reload keeps the seat
+                    seat = state["seat"]
+                    claims_before.extend(await page.evaluate("window.hoola.claims()"))
+                    await page.reload()
+                    await page.wait_for_function("s => window.hoola && window.hoola.state() && "
+                                                 "window.hoola.state().seat === s", arg=seat,
+                                                 timeout=LONG)
+
+        final_a, final_b = await asyncio.gather(play_seat(alice, hoola_choice, look, keys=True),
+                                                play_seat(bob, hoola_choice, look))
+        assert final_a["status"] == final_b["status"] == "over"
+        assert checked["alice"] or checked["bob"]
+        claims = claims_before + await alice.evaluate("window.hoola.claims()") + \
+            await bob.evaluate("window.hoola.claims()")
+        assert claims, "no battle claim (Thank you) was made through the UI"
+        assert {c["result"] for c in claims} <= {"won", "lost"}
+
+        result = result_of(base, tid)
+        assert result["end"] in ("knock", "out", "hoola"), result
+        for page in (alice, bob):
+            shown = await settlement_shown(page)
+            assert set(shown) == set(result["points"]), (shown, result)
+            for name, figures in shown.items():
+                values = list(figures.values())
+                assert Fraction(values[0]) == Fraction(str(result["points"][name]))
+                assert Fraction(values[1]) == Fraction(str(result["payments"][name]))
+        lines = await alice.locator(".settlement-lines li").all_text_contents()
+        assert any("Payments" in line for line in lines), lines
+        await alice.screenshot(path=str(SHOTS / "hoola-result-desktop.png"))
+
+        # The replay of the finished game: step by step, as a seat saw it or all hands open.
+        replay = await new_page(browser, DESKTOP)
+        await replay.goto(f"{base}/replay/{tid}")
+        await replay.wait_for_selector("#r-action[data-step='0']")
+        await replay.keyboard.press("ArrowRight")
+        await replay.wait_for_selector("#r-action[data-step='1']")
+        first = await replay.text_content("#r-action")
+        assert first and first.split()[0] in ("Alice", "Bob", "Bot2", "Bot3")
+        hidden_all = await replay.locator("#others .seat .hidden-card").count()
+        assert hidden_all == 0  # every hand open
+        await replay.select_option("#r-seat", "0")
+        await replay.wait_for_function("window.hoolaReplay.snapshot().seat === 0")
+        assert await replay.locator("#others .seat .hidden-card").count() > 0
+        await replay.keyboard.press("End")
+        await replay.wait_for_selector("#r-settlement:not([hidden]) li")
+        await replay.screenshot(path=str(SHOTS / "replay-desktop.png"))
+        for name in ("lobby-desktop", "hoola-desktop", "hoola-phone", "hoola-result-desktop",
+                     "replay-desktop"):
+            assert (SHOTS / f"{name}.png").stat().st_mtime >= started, name
+        for page in (alice, bob, replay):
+            assert not page.errors, page.errors  # type: ignore[attr-defined]
+        await browser.close()
+
+
+# -- Kalookie against a bot ----------------------------------------------------------------
+
+def _table(base: str, game: str, seats: list[dict[str, Any]], seed: int, **extra: Any
+           ) -> dict[str, Any]:
+    body = {"game": game, "name": "Me", "seats": seats, "deals": 1, "claim_seconds": 0.6,
+            "turn_seconds": 0, "bot_delay": 0.02, "bot_reaction": [0.05, 0.1], "seed": seed,
+            "public": False, **extra}
+    made = httpx.post(f"{base}/api/tables", json=body, timeout=30)
+    assert made.status_code == 200, made.text
+    got: dict[str, Any] = made.json()
+    return got
+
+
+async def _open_seat(page: Page, base: str, made: dict[str, Any]) -> None:
+    seat = {"token": made["token"], "seat": 0, "name": "Me", "host": True,
+            "invite": made["invite"]}
+    await page.goto(base + "/")
+    await page.evaluate("([k, v]) => localStorage.setItem(k, v)",
+                        [f"hoola.seat.{made['table_id']}", json.dumps(seat)])
+    await page.goto(f"{base}/table/{made['table_id']}")
+    await page.wait_for_selector("#start:not([hidden])")
+    await page.click("#start")
+
+
+def test_kalookie_hand_against_a_bot(server: tuple[str, Store]) -> None:
+    base, _ = server
+    run(_kalookie(base))
+
+
+async def _kalookie(base: str) -> None:
+    async with async_playwright() as p:
+        browser = await launch(p)
+        page = await new_page(browser, DESKTOP)
+        made = _table(base, "kalookie", [{"bot": "medium"}], seed=5)
+        await _open_seat(page, base, made)
+        seen = {"open": False, "shot": False}
+
+        async def look(page: Page, state: dict[str, Any]) -> None:
+            view = state["view"]
+            if view["phase"] == "play" and not view["opened"][view["player"]]:
+                label = page.locator(".touch-open .open-label")
+                if await label.count():
+                    seen["open"] = True
+                    need = int(await label.get_attribute("data-need") or 0)
+                    assert need == 40
+            if not seen["shot"] and view["drawn"] and view["current"] == view["player"]:
+                seen["shot"] = True
+                await page.screenshot(path=str(SHOTS / "kalookie-desktop.png"))
+                await page.set_viewport_size(PHONE)
+                await page.screenshot(path=str(SHOTS / "kalookie-phone.png"))
+                await page.set_viewport_size(DESKTOP)
+
+        final = await play_seat(page, kalookie_choice, look)
+        assert final["status"] == "over"
+        assert seen["open"] and seen["shot"]
+        result = result_of(base, made["table_id"])
+        shown = await settlement_shown(page)
+        assert set(shown) == {"Me", "Bot1"}
+        for name, figures in shown.items():
+            assert Fraction(figures["This hand"]) == Fraction(str(result["payments"][name]))
+        assert not page.errors, page.errors  # type: ignore[attr-defined]
+        await browser.close()
+
+
+# -- Sedma from the one-click practice, by keyboard ----------------------------------------
+
+def test_sedma_practice_by_keyboard(server: tuple[str, Store]) -> None:
+    base, _ = server
+    run(_sedma(base))
+
+
+async def _sedma(base: str) -> None:
+    async with async_playwright() as p:
+        browser = await launch(p)
+        page = await new_page(browser, PHONE)
+        await page.goto(base + "/")
+        await page.wait_for_selector('#quick button[data-game="sedma"]')
+        await page.click('#quick button[data-game="sedma"]')
+        await page.wait_for_url("**/table/*")
+        moves = 0
+        stops = 0
+        for _ in range(200):
+            state = await wait_ready(page)
+            if state["status"] == "over" or state["deal"] > 1:
+                break  # the practice plays a whole match: its first hand is enough here
+            legal: list[str] = state["view"]["legal"]
+            counter = state["counter"]
+            if moves == 2:
+                await page.screenshot(path=str(SHOTS / "sedma-phone.png"))
+                await page.set_viewport_size(DESKTOP)
+                await page.screenshot(path=str(SHOTS / "sedma-desktop.png"))
+                await page.set_viewport_size(PHONE)
+            stop = [m for m in legal if m.split()[1] == "stop"]
+            if stop and stops == 0:
+                stops += 1
+                assert await page.text_content('#verbs button[data-verb="stop"]') == "Stop"
+                await page.wait_for_selector(".fight-or-stop")
+                await page.keyboard.press("s")  # the touch's key for Stop
+            else:
+                card = words(next(m for m in legal if m.split()[1] == "play"))[1]
+                slots: list[str] = await page.evaluate("window.hoola.slots()")
+                index = slots.index(card)
+                assert index < 10
+                await page.keyboard.press(str((index + 1) % 10))
+                await page.wait_for_selector(f'#hand .card.picked[data-card="{card}"]')
+                await page.keyboard.press("Enter")
+            await page.wait_for_function("c => window.hoola.counter() !== c || "
+                                         "!window.hoola.asked()", arg=counter, timeout=LONG)
+            moves += 1
+        else:
+            raise AssertionError("the Sedma hand did not end")
+        assert moves >= 4
+        # The hand's result, shown while the next hand is dealt: the settlement told.
+        await page.wait_for_selector("#result:not([hidden]) #settlement")
+        assert await page.text_content("#result-title") == "Deal 1 is over"
+        await page.wait_for_selector("#result .settlement-lines li")
+        assert not page.errors, page.errors  # type: ignore[attr-defined]
+        await browser.close()

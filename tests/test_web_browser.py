@@ -41,8 +41,14 @@ from hoola.server.app import create_app
 from hoola.server.store import Store
 
 CHROMIUM = shutil.which("chromium")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed "
-                                                          "(apt-get install -y chromium)")
+
+
+@pytest.fixture(autouse=True)
+def _chromium() -> None:
+    """The browser tests fail, never skip, without Debian's Chromium: scripts/test.sh installs
+    it."""
+    assert CHROMIUM is not None, "Debian's chromium is missing (apt-get install -y chromium)"
+
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--no-first-run"]
 SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"

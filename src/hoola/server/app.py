@@ -127,9 +127,19 @@ class Server:
 
     def _sender(self, tid: str) -> Callable[[int | None, dict[str, Any]], None]:
         def send(seat: int | None, message: dict[str, Any]) -> None:
+            held = self._holder(tid, seat)
             for conn in list(self.conns.get(tid, {}).get(seat, ())):
-                conn.push(message)
+                if seat is None or conn.held == held:
+                    conn.push(message)
+                else:  # the seat has passed to a bot (or opened): its old socket sees no more
+                    conn.retire("not-seated", "you have left this seat; a bot plays it now")
         return send
+
+    def _holder(self, tid: str, seat: int | None) -> str | None:
+        """The token digest that holds ``seat`` now (None for a bot, an open seat, spectators)."""
+        room = self.rooms.get(tid)
+        s = room.seats.get(seat) if room is not None and seat is not None else None
+        return s.token_digest if s is not None else None
 
     def broadcast(self, tid: str, message: dict[str, Any]) -> None:
         """A message to every connection of a table (chat)."""
@@ -143,7 +153,7 @@ class Server:
         if isinstance(token, str) and len(token) <= 100:
             wanted = digest(token)
             for q, s in room.seats.items():
-                if s.token_digest is not None and secrets.compare_digest(s.token_digest, wanted):
+                if s.token_digest is not None and _same(s.token_digest, wanted):
                     return q
         raise RoomError("that token holds no seat at this table", "bad-token")
 
@@ -151,7 +161,7 @@ class Server:
         """Whether ``token`` is the table's host's."""
         row = self.store.table(tid)
         return row is not None and isinstance(token, str) and len(token) <= 100 and \
-            secrets.compare_digest(row.host_digest, digest(token))
+            _same(row.host_digest, digest(token))
 
 
 @dataclass(eq=False)
@@ -161,11 +171,22 @@ class Connection:
 
     ws: WebSocket
     queue: asyncio.Queue[dict[str, Any]] = field(default_factory=lambda: asyncio.Queue(256))
+    held: str | None = None  # the digest of the token that took the seat
     tokens: float = BURST
     stamp: float = field(default_factory=time.monotonic)
+    retired: bool = False
+
+    def retire(self, code: str, message: str) -> None:
+        """Send a last error, then close the socket (the writer closes it once sent)."""
+        if not self.retired:
+            self.push(_error(code, message))
+            self.push(_CLOSE)
+            self.retired = True
 
     def push(self, message: dict[str, Any]) -> None:
         """Queue a message; a client too slow to read 256 messages loses the oldest."""
+        if self.retired:
+            return
         if self.queue.full():
             self.queue.get_nowait()
         self.queue.put_nowait(message)
@@ -183,6 +204,12 @@ class Connection:
 
 def _error(code: str, message: str) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message}
+
+
+def _same(secret: str, given: Any) -> bool:
+    """Whether ``given`` is ``secret``, in constant time, for any text a client sends."""
+    return isinstance(given, str) and secrets.compare_digest(
+        secret.encode("utf-8", "surrogatepass"), given.encode("utf-8", "surrogatepass"))
 
 
 def _plain(text: Any, limit: int) -> str:
@@ -301,7 +328,7 @@ def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-ser
         room = server.room(tid)
         row = server.store.table(tid)
         assert row is not None
-        if not secrets.compare_digest(row.invite, req.invite[:64]):
+        if not _same(row.invite, req.invite[:64]):
             raise RoomError("that invite is not this table's", "bad-invite")
         name = _plain(req.name, 24)
         if not NAME_RE.fullmatch(name):
@@ -401,11 +428,12 @@ def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-ser
             room = server.room(tid)
             if "token" in hello:
                 seat = server.seat_of(tid, hello["token"])
+                conn.held = room.seats[seat].token_digest
             else:
                 row = server.store.table(tid)
                 invite = hello.get("invite")
                 if row is None or not isinstance(invite, str) or \
-                        not secrets.compare_digest(row.invite, invite[:64]):
+                        not _same(row.invite, invite[:64]):
                     raise RoomError("a spectator needs the table's invite", "bad-invite")
             server.conns.setdefault(tid, {}).setdefault(seat, set()).add(conn)
             joined = True
@@ -462,9 +490,17 @@ async def _read(conn: Connection) -> dict[str, Any] | None:
     return message
 
 
+_CLOSE: dict[str, Any] = {}
+"""Queued after a connection's last message: the writer closes the socket."""
+
+
 async def _write(conn: Connection) -> None:
     while True:
         message = await conn.queue.get()
+        if message is _CLOSE:
+            with suppress(Exception):
+                await conn.ws.close(1000)
+            return
         try:
             await conn.ws.send_text(json.dumps(message))
         except Exception:  # the socket is gone; the reader ends the connection
@@ -480,6 +516,8 @@ async def _handle(server: Server, room: Room, seat: int | None, conn: Connection
         elif kind in ("act", "pass"):
             if seat is None:
                 raise RoomError("spectators watch; they do not act", "spectator")
+            if conn.held != room.seats[seat].token_digest:
+                raise RoomError("you have left this seat; a bot plays it now", "not-seated")
             text = message.get("action") if kind == "act" else None
             if kind == "act" and not isinstance(text, str):
                 raise RoomError("act needs an action in notation, such as \"draw\"",

@@ -161,7 +161,11 @@ class Room:
                             "act on the newest state", "stale")
         if seat not in moment.actors:
             if text is not None:
-                state.verify(_parse(state, text, self.names, seat))  # the game says why
+                action = _parse(state, text, self.names, seat)
+                # The game says why for the seat's own action only: verifying another seat's
+                # would tell whether that seat holds the cards named.
+                if getattr(action, "player", None) == seat:
+                    state.verify(action)
             raise RoomError(f"{self.names[seat]} may not act now", "out-of-turn")
         if seat in moment.decided:
             raise RoomError(f"{self.names[seat]} has already decided at this moment",
@@ -263,7 +267,7 @@ class Room:
             self._later(0, self._bot_decides, moment.counter, seat, delay)
         elif self.connected.get(seat, 0) == 0 and seat not in moment.passers:
             self._later(0, self._bot_decides, moment.counter, seat,
-                        self.setting("bot_delay", 0.5))
+                        self.setting("bot_delay", 0.5), True)
         elif moment.turn_deadline is not None and seat not in moment.passers:
             self._later(moment.turn_deadline - time.time(), self._bot_decides, moment.counter,
                         seat, 0.0)
@@ -290,7 +294,10 @@ class Room:
             moment.closed = True
             self._settle()
 
-    async def _bot_decides(self, counter: int, seat: int, delay: float) -> None:
+    async def _bot_decides(self, counter: int, seat: int, delay: float,
+                           absent: bool = False) -> None:
+        """A bot's decision for ``seat`` at moment ``counter``, after ``delay``; ``absent``: it
+        stands in for a person with no connection, who may come back meanwhile."""
         state = self.state
         if state is None or self.counter != counter:
             return
@@ -304,6 +311,12 @@ class Room:
         async with self.lock:
             moment = self.moment
             if moment is None or moment.counter != counter or seat in moment.decided:
+                return
+            if absent and self.connected.get(seat, 0) > 0:
+                # The person is back in time: their turn is theirs, under its timer again.
+                if moment.turn_deadline is not None:
+                    self._later(moment.turn_deadline - time.time(), self._bot_decides, counter,
+                                seat, 0.0)
                 return
             with contextlib.suppress(HoolaError):  # the moment moved on (a window closed)
                 self._submit(seat, None if action is None else state.format(action), counter)

@@ -16,6 +16,7 @@ from hoola.core.records import verify_text
 from hoola.core.registry import get_game
 from server_client import (
     TOLERATE,
+    WAIT,
     Client,
     Closed,
     Live,
@@ -576,3 +577,38 @@ def test_the_api_lists_games_tables_and_schema(live: Live) -> None:
             schema = (await http.get("/openapi.json")).json()
             assert "/api/tables" in schema["paths"]
     run(main())
+
+
+def test_requests_racing_the_first_load_of_the_games_all_find_them(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server answers requests in threads: one that asks for a game while another thread is
+    still loading the registry waits for it instead of finding no games at all."""
+    import threading
+
+    from hoola.core import registry
+
+    hoola = get_game("hoola")
+    answers: list[Any] = []
+
+    def ask() -> None:
+        try:
+            answers.append(registry.get_game("hoola"))
+        except Exception as exc:
+            answers.append(exc)
+
+    racer = threading.Thread(target=ask)
+
+    class Entry:
+        name = "hoola"
+
+        def load(self) -> Any:
+            racer.start()  # a second request arrives while the games are being loaded
+            racer.join(0.5)
+            return hoola
+
+    monkeypatch.setattr(registry, "_GAMES", {})
+    monkeypatch.setattr(registry, "_loaded", False)
+    monkeypatch.setattr(registry, "entry_points", lambda group: [Entry()])
+    assert registry.get_game("hoola") is hoola
+    racer.join(WAIT)
+    assert answers == [hoola]

@@ -49,6 +49,28 @@ def run(coro: Awaitable[Any], timeout: float = 4 * WAIT) -> Any:
     return asyncio.run(bounded())
 
 
+class LoopThread:
+    """An event loop in a thread, for clients that outlive one call (Hypothesis examples share
+    a socket): :meth:`call` runs a coroutine there and returns its result."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+
+    def call(self, coro: Awaitable[Any], timeout: float = 4 * WAIT) -> Any:
+        """Run ``coro`` on the loop; its result."""
+        async def bounded() -> Any:
+            return await asyncio.wait_for(coro, timeout)
+        return asyncio.run_coroutine_threadsafe(bounded(), self.loop).result()
+
+    def close(self) -> None:
+        """Stop the loop and its thread."""
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(WAIT)
+        self.loop.close()
+
+
 # -- servers ------------------------------------------------------------------------------------
 
 @dataclass

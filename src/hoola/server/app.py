@@ -19,9 +19,10 @@ import time
 from collections.abc import Callable
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 
@@ -43,6 +44,9 @@ RATE = 10.0
 BURST = 30
 HELLO_SECONDS = 10.0
 NAME_RE = re.compile(r"[A-Za-z0-9_-]{1,24}")
+
+
+Seconds = Annotated[float, Field(ge=0, le=10)]
 
 
 class SeatSpec(BaseModel):
@@ -70,8 +74,8 @@ class CreateTable(BaseModel):
                                 description="A person's time to act before a bot plays for "
                                             "them (0: no limit)")
     bot_delay: float = Field(0.5, ge=0, le=10, description="A bot's pause before its move")
-    bot_reaction: tuple[float, float] = Field((0.8, 1.5), description="A bot's reaction to a "
-                                                                      "window, low and high")
+    bot_reaction: tuple[Seconds, Seconds] = Field((0.8, 1.5), description="A bot's reaction to "
+                                                                          "a window, low and high")
     seed: int | None = Field(None, ge=0, lt=2**63, description="Seed of the shuffles")
     public: bool = Field(True, description="Listed in the lobby with its invite")
 
@@ -243,6 +247,18 @@ def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-ser
         status = 404 if exc.code == "no-table" else 403 if exc.code in (
             "bad-token", "not-host") else 400
         return JSONResponse({"code": exc.code, "message": exc.message}, status_code=status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        """A request the schema refuses, in one line (FastAPI's own answer echoes the input,
+        and fails on a NaN in it)."""
+        errors = exc.errors()
+        first = errors[0] if errors else {}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "body"
+        if first.get("type") == "json_invalid":  # its place is a character offset
+            where = "body"
+        message = " ".join(f"{where}: {first.get('msg', 'not valid')}".split())[:200]
+        return JSONResponse({"code": "bad-request", "message": message}, status_code=422)
 
     @app.exception_handler(Exception)
     async def failed(_request: Request, exc: Exception) -> JSONResponse:
@@ -472,9 +488,15 @@ def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-ser
 
 async def _read(conn: Connection) -> dict[str, Any] | None:
     """The next client message as a JSON object; None after answering a bad one."""
-    text = await conn.ws.receive_text()
+    frame = await conn.ws.receive()
+    if frame["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(frame.get("code", 1000), frame.get("reason"))
     if not conn.allow():
         conn.push(_error("rate-limited", f"at most {RATE:g} messages a second"))
+        return None
+    text = frame.get("text")
+    if not isinstance(text, str):
+        conn.push(_error("binary-frame", "a message is JSON in a text frame, not binary"))
         return None
     if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
         conn.push(_error("too-large", f"a message has at most {MAX_MESSAGE} bytes"))

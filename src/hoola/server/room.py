@@ -157,7 +157,8 @@ class Room:
         if self.status != "playing" or state is None or moment is None:
             raise RoomError("the game is not in play", "not-playing")
         if not isinstance(counter, int) or isinstance(counter, bool) or counter != self.counter:
-            raise RoomError(f"stale action: the table is at {self.counter}, not {counter!r}; "
+            raise RoomError(f"stale action: the table is at {self.counter}, not "
+                            f"{repr(counter)[:20]}; "
                             "act on the newest state", "stale")
         if seat not in moment.actors:
             if text is not None:

@@ -29,6 +29,10 @@ from hoola.server.store import SeatRow, Store, TableRow
 
 __all__ = ["Moment", "Room", "RoomError", "Send"]
 
+RESUME_GRACE = 15.0
+"""Seconds a person has to come back after the table is rebuilt (a restart) before a bot stands
+in for them."""
+
 Send = Callable[[int | None, dict[str, Any]], None]
 """Deliver a message to a seat's connections (an int) or to the spectators (None)."""
 
@@ -82,6 +86,7 @@ class Room:
         self.players: dict[int, Player] = {}
         self.rng = random.Random()
         self.last_claims: list[dict[str, Any]] = []
+        self.grace_until = 0.0
 
     # -- configuration ------------------------------------------------------------------------
 
@@ -106,6 +111,7 @@ class Room:
         """Replay the stored actions: the match and its deals as they were accepted."""
         if self.status == "waiting":
             return
+        stored = self.status
         self._deal_first()
         for row in self.store.actions(self.id):
             assert self.state is not None
@@ -113,6 +119,11 @@ class Room:
             self.counter += 1
             if self.state.is_over:
                 self._after_deal()
+        if stored == "playing" and self.status == "over":
+            self.store.set_status(self.id, "over")  # stopped between the last action and this
+        # The people were cut off by the restart, not gone: give them time to come back before
+        # a bot stands in for them.
+        self.grace_until = time.time() + RESUME_GRACE
 
     def _deal_first(self) -> None:
         self.match = self.game.new_match(self.rules, self.names, seed=self.config["seed"])
@@ -267,8 +278,8 @@ class Room:
             delay = self._reaction() if seat in moment.passers else self.setting("bot_delay", 0.5)
             self._later(0, self._bot_decides, moment.counter, seat, delay)
         elif self.connected.get(seat, 0) == 0 and seat not in moment.passers:
-            self._later(0, self._bot_decides, moment.counter, seat,
-                        self.setting("bot_delay", 0.5), True)
+            delay = max(self.setting("bot_delay", 0.5), self.grace_until - time.time())
+            self._later(0, self._bot_decides, moment.counter, seat, delay, True)
         elif moment.turn_deadline is not None and seat not in moment.passers:
             self._later(moment.turn_deadline - time.time(), self._bot_decides, moment.counter,
                         seat, 0.0)

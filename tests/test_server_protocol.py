@@ -612,3 +612,59 @@ def test_requests_racing_the_first_load_of_the_games_all_find_them(
     assert registry.get_game("hoola") is hoola
     racer.join(WAIT)
     assert answers == [hoola]
+
+
+def test_a_state_request_is_answered_to_the_asker_alone(live: Live) -> None:
+    """Asking for the state does not make the table announce to everyone (no amplification)."""
+    async def main() -> None:
+        async with httpx.AsyncClient(base_url=live.http) as http:
+            table, _tokens, clients = await two_people(live, http)
+            watcher = await Client.open(live.ws(table["table_id"]), {"invite": table["invite"]})
+            for c in (clients[0], clients[1], watcher):  # let every socket's queue settle
+                await c.fresh_state()
+            for asker in (clients[0], watcher):
+                for _ in range(5):
+                    await asker.send({"type": "state"})
+                await asker.send({"type": "ping"})
+                await asker.expect(lambda m: m["type"] == "pong")
+            # Whatever the requests made for the others is queued before their pongs.
+            await clients[1].send({"type": "ping"})
+            extra = []
+            while (m := await clients[1].next())["type"] != "pong":
+                extra.append(m)
+            assert not [m for m in extra if m["type"] == "state"], extra
+            for c in (*clients.values(), watcher):
+                await c.close()
+    run(main())
+
+
+def test_rooms_are_made_and_used_on_the_event_loop_alone(live: Live) -> None:
+    """HTTP handlers that run in worker threads must not build rooms: two threads could each
+    build one for the same table."""
+    import threading
+
+    server = live.app.state.server
+    threads: list[str] = []
+    original = server.room
+
+    def room(tid: str) -> Any:
+        threads.append(threading.current_thread().name)
+        return original(tid)
+
+    async def main() -> None:
+        async with httpx.AsyncClient(base_url=live.http) as http:
+            table = await create_table(http, "sedma", [{}], deals=1, seed=4)
+            tid = table["table_id"]
+            server.rooms.pop(tid, None)
+            assert (await http.get(f"/api/tables/{tid}/record")).json()["code"] == "not-over"
+            await http.get(f"/api/tables/{tid}")
+            await http.post(f"/api/tables/{tid}/join", json={"invite": table["invite"],
+                                                             "name": "G"})
+            await http.post(f"/api/tables/{tid}/start", headers=bearer(table["token"]))
+
+    server.room = room
+    try:
+        run(main())
+    finally:
+        del server.room
+    assert threads and all(t == threads[-1] for t in threads), threads  # the server's loop

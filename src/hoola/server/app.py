@@ -31,7 +31,7 @@ from hoola.core.game import Game, Player
 from hoola.core.registry import game_and_preset, game_names
 from hoola.server.room import Room, RoomError
 from hoola.server.store import SeatRow, Store, TableRow, digest, new_token
-from hoola.server.views import PROTOCOL
+from hoola.server.views import PROTOCOL, seat_message, spectator_message
 
 __all__ = ["Server", "create_app"]
 
@@ -420,7 +420,7 @@ def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-ser
         return {"table_id": tid, "seat": seat, "leaving": room.status != "waiting"}
 
     @app.get("/api/tables/{tid}/record", response_class=PlainTextResponse)
-    def record(tid: str) -> str:
+    async def record(tid: str) -> str:  # async: rooms are made and used on the loop alone
         """A finished game as a record (TOML) that ``hoola verify`` accepts."""
         room = server.room(tid)
         if room.status != "over" or room.match is None:
@@ -552,8 +552,8 @@ async def _handle(server: Server, room: Room, seat: int | None, conn: Connection
             name = room.seats[seat].name if seat is not None else "spectator"
             server.store.add_chat(room.id, seat, name, text)
             server.broadcast(room.id, {"type": "chat", "name": name, "text": text})
-        elif kind == "state":
-            room.announce()
+        elif kind == "state":  # to the asker alone: no client makes the table announce to all
+            conn.push(spectator_message(room) if seat is None else seat_message(room, seat))
         else:
             raise RoomError(f"unknown message type {str(kind)[:20]!r}: hello, act, pass, chat, "
                             "state, ping", "bad-type")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -472,62 +473,108 @@ def contest(options: dict[str, Any]) -> tuple[int, list[tuple[int, str]], list[i
     raise AssertionError("no seed gives two claimants")
 
 
+@dataclass
+class Contest:
+    """A 4-person Hoola table at a window where two seats may take the same discard."""
+
+    tid: str
+    clients: dict[int, Client]
+    watcher: Client
+    window: dict[int, dict[str, Any]]
+    current: int
+    far: int
+    near: int
+    takes: dict[int, str]
+
+
+async def at_contest(live: Live, http: httpx.AsyncClient, options: dict[str, Any],
+                     claim_seconds: float) -> Contest:
+    seed, moves, claimants, current = contest(options)
+    table = await create_table(http, "hoola", [{}, {}, {}], options=options, seed=seed,
+                               deals=1, claim_seconds=claim_seconds)
+    tid = table["table_id"]
+    tokens = {0: table["token"]}
+    for q in (1, 2, 3):
+        tokens[q] = (await join(http, table, NAMES[q]))["token"]
+    clients = {q: await Client.open(live.ws(tid), {"token": tokens[q]}) for q in tokens}
+    watcher = await Client.open(live.ws(tid), {"invite": table["invite"]})
+    await start(http, table)
+    for seat, text in moves:
+        now = await clients[seat].state(lambda m: m["asked"] and m["status"] == "playing")
+        await clients[seat].send({"type": "act", "action": text, "counter": now["counter"]})
+    window = {q: await clients[q].state(lambda m: m["counter"] == len(moves) + 1)
+              for q in clients}
+    assert window[current]["asked"] and not window[current]["can_pass"]
+    far, near = sorted(claimants, key=lambda q: (q - current) % 4, reverse=True)
+    takes = {q: next(a for a in window[q]["view"]["legal"] if " take " in a) for q in claimants}
+    for q in claimants:
+        assert window[q]["asked"] and window[q]["can_pass"] and window[q]["moment"]["window"]
+    return Contest(tid, clients, window=window, watcher=watcher, current=current, far=far,
+                   near=near, takes=takes)
+
+
+async def finish(http: httpx.AsyncClient, c: Contest) -> None:
+    """Everyone leaves; stand-in bots play the deal out; its record verifies."""
+    for client in c.clients.values():
+        await client.close()
+    await c.watcher.state(lambda m: m["status"] == "over")
+    verified(await record(http, c.tid))
+    await c.watcher.close()
+
+
 @pytest.mark.parametrize("claims", ["battle", "battle-next-priority"])
 def test_two_claimants_of_one_discard_are_told_who_won(live: Live, claims: str) -> None:
-    options = {"claims": claims}
-    seed, moves, claimants, current = contest(options)
-
     async def main() -> None:
         async with httpx.AsyncClient(base_url=live.http) as http:
-            table = await create_table(http, "hoola", [{}, {}, {}], options=options, seed=seed,
-                                       deals=1, claim_seconds=30)
-            tid = table["table_id"]
-            tokens = {0: table["token"]}
-            for q in (1, 2, 3):
-                tokens[q] = (await join(http, table, NAMES[q]))["token"]
-            clients = {q: await Client.open(live.ws(tid), {"token": tokens[q]}) for q in tokens}
-            watcher = await Client.open(live.ws(tid), {"invite": table["invite"]})
-            await start(http, table)
-            for seat, text in moves:
-                now = await clients[seat].state(lambda m: m["asked"] and m["status"] == "playing")
-                await clients[seat].send({"type": "act", "action": text,
-                                          "counter": now["counter"]})
-            window = {q: await clients[q].state(lambda m: m["counter"] == len(moves) + 1)
-                      for q in clients}
-            assert window[current]["asked"] and not window[current]["can_pass"]
-            far, near = sorted(claimants, key=lambda q: (q - current) % 4, reverse=True)
-            takes = {q: next(a for a in window[q]["view"]["legal"] if " take " in a)
-                     for q in claimants}
-            for q in claimants:
-                assert window[q]["asked"] and window[q]["can_pass"]
+            c = await at_contest(live, http, {"claims": claims}, claim_seconds=30)
+            far, near, takes, counter = c.far, c.near, c.takes, c.window[c.far]["counter"]
             # The farther claimant reaches the server first (its pong proves it), then the nearer.
-            counter = window[far]["counter"]
-            await clients[far].send({"type": "act", "action": takes[far], "counter": counter})
-            await clients[far].send({"type": "ping"})
-            await clients[far].expect(lambda m: m["type"] == "pong")
-            await clients[near].send({"type": "act", "action": takes[near], "counter": counter})
-            for q in clients:
-                if q not in claimants and window[q]["asked"]:
-                    await decide_plainly(clients[q], window[q])
+            await c.clients[far].send({"type": "act", "action": takes[far], "counter": counter})
+            await c.clients[far].send({"type": "ping"})
+            await c.clients[far].expect(lambda m: m["type"] == "pong")
+            await c.clients[near].send({"type": "act", "action": takes[near],
+                                        "counter": counter})
+            for q in c.clients:  # the rest decide: the window resolves long before its 30 s
+                if q not in (far, near) and c.window[q]["asked"]:
+                    await decide_plainly(c.clients[q], c.window[q])
             winner = far if claims == "battle" else near
             loser = near if winner == far else far
-            won = await clients[winner].expect(lambda m: m["type"] == "claim")
-            lost = await clients[loser].expect(lambda m: m["type"] == "claim")
+            won = await c.clients[winner].expect(lambda m: m["type"] == "claim")
+            lost = await c.clients[loser].expect(lambda m: m["type"] == "claim")
             assert won["result"] == "won" and lost["result"] == "lost"
             assert won["action"] == takes[winner] and lost["action"] == takes[loser]
             assert won["winner"] == lost["winner"] == takes[winner]
             assert live.store is not None
-            assert live.store.actions(tid)[-1].text == takes[winner]
-            for q in clients:  # nobody else hears of the claims but the seat whose draw lost
-                heard = [m for m in clients[q].log if m["type"] == "claim"]
+            assert live.store.actions(c.tid)[-1].text == takes[winner]
+            for q in c.clients:  # nobody else hears of the claims but the seat whose draw lost
+                heard = [m for m in c.clients[q].log if m["type"] == "claim"]
                 assert all(m["seat"] == q for m in heard)
-                if q not in (winner, loser, current):
+                if q not in (winner, loser, c.current):
                     assert not heard
-            for c in clients.values():  # stand-in bots finish the deal
-                await c.close()
-            await watcher.state(lambda m: m["status"] == "over")
-            verified(await record(http, tid))
-            await watcher.close()
+            await finish(http, c)
+    run(main())
+
+
+def test_a_window_closes_on_its_timer_and_a_late_claim_is_refused(live: Live) -> None:
+    async def main() -> None:
+        async with httpx.AsyncClient(base_url=live.http) as http:
+            c = await at_contest(live, http, {"claims": "battle-next-priority"},
+                                 claim_seconds=0.4)
+            far, near, counter = c.far, c.near, c.window[c.far]["counter"]
+            deadline = c.window[far]["moment"]["window_deadline"]
+            assert deadline is not None and deadline - time.time() <= 0.4
+            await c.clients[far].send({"type": "act", "action": c.takes[far],
+                                       "counter": counter})
+            await decide_plainly(c.clients[c.current], c.window[c.current])
+            # The nearer claimant, who would have won, says nothing: the timer closes the window.
+            won = await c.clients[far].expect(lambda m: m["type"] == "claim")
+            assert won["result"] == "won" and won["action"] == c.takes[far]
+            await c.clients[near].send({"type": "act", "action": c.takes[near],
+                                        "counter": counter})
+            late = await c.clients[near].error()
+            assert late["code"] in ("stale", "window-closed"), late
+            assert not [m for m in c.clients[near].log if m["type"] == "claim"]
+            await finish(http, c)
     run(main())
 
 

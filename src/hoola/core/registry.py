@@ -6,6 +6,7 @@ imports no game and a game package outside this project can join the same front 
 
 from __future__ import annotations
 
+import threading
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING
 
@@ -19,6 +20,8 @@ __all__ = ["DEFAULT_GAME", "game_and_preset", "game_names", "get_game", "registe
 DEFAULT_GAME = "hoola"
 _GAMES: dict[str, Game] = {}
 _loaded = False
+_loading = False
+_lock = threading.RLock()
 
 
 def register(game: Game) -> None:
@@ -27,13 +30,19 @@ def register(game: Game) -> None:
 
 
 def _load() -> None:
-    global _loaded
+    global _loaded, _loading
     if _loaded:
         return
-    _loaded = True
-    for entry in entry_points(group="hoola.games"):
-        if entry.name not in _GAMES:
-            register(entry.load())
+    with _lock:  # another thread (a server's request) waits until every game is in
+        if _loaded or _loading:  # _loading: a game's own import asked, in this thread
+            return
+        _loading = True
+        try:
+            for entry in entry_points(group="hoola.games"):
+                if entry.name not in _GAMES:
+                    register(entry.load())
+        finally:
+            _loaded, _loading = True, False
 
 
 def game_names() -> list[str]:

@@ -19,9 +19,10 @@ import time
 from collections.abc import Callable
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 
@@ -45,6 +46,8 @@ RATE = 10.0
 BURST = 30
 HELLO_SECONDS = 10.0
 NAME_RE = re.compile(r"[A-Za-z0-9_-]{1,24}")
+
+Seconds = Annotated[float, Field(ge=0, le=10)]
 
 
 class SeatSpec(BaseModel):
@@ -72,8 +75,8 @@ class CreateTable(BaseModel):
                                 description="A person's time to act before a bot plays for "
                                             "them (0: no limit)")
     bot_delay: float = Field(0.5, ge=0, le=10, description="A bot's pause before its move")
-    bot_reaction: tuple[float, float] = Field((0.8, 1.5), description="A bot's reaction to a "
-                                                                      "window, low and high")
+    bot_reaction: tuple[Seconds, Seconds] = Field((0.8, 1.5), description="A bot's reaction to "
+                                                                          "a window, low and high")
     seed: int | None = Field(None, ge=0, lt=2**63, description="Seed of the shuffles")
     public: bool = Field(True, description="Listed in the lobby with its invite")
 
@@ -98,14 +101,25 @@ class Connection:
     rate budget."""
 
     ws: WebSocket
-    rate: float = RATE
-    burst: float = BURST
+    held: str | None = None  # the digest of the token that took the seat
+    retired: bool = False
+    rate: float | None = None  # None: the module's RATE and BURST, read at each message
+    burst: float | None = None
     queue: asyncio.Queue[dict[str, Any]] = field(default_factory=lambda: asyncio.Queue(256))
     tokens: float = BURST
     stamp: float = field(default_factory=time.monotonic)
 
+    def retire(self, code: str, message: str) -> None:
+        """Send a last error, then close the socket (the writer closes it once sent)."""
+        if not self.retired:
+            self.push(_error(code, message))
+            self.push(_CLOSE)
+            self.retired = True
+
     def push(self, message: dict[str, Any]) -> None:
         """Queue a message; a client too slow to read 256 messages loses the oldest."""
+        if self.retired:
+            return
         if self.queue.full():
             self.queue.get_nowait()
         self.queue.put_nowait(message)
@@ -113,7 +127,9 @@ class Connection:
     def allow(self) -> bool:
         """Whether the rate budget allows one more message."""
         now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        rate = RATE if self.rate is None else self.rate
+        burst = BURST if self.burst is None else self.burst
+        self.tokens = min(burst, self.tokens + (now - self.stamp) * rate)
         self.stamp = now
         if self.tokens < 1:
             return False
@@ -125,6 +141,12 @@ def _error(code: str, message: str) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message}
 
 
+def _same(secret: str, given: Any) -> bool:
+    """Whether ``given`` is ``secret``, in constant time, for any text a client sends."""
+    return isinstance(given, str) and secrets.compare_digest(
+        secret.encode("utf-8", "surrogatepass"), given.encode("utf-8", "surrogatepass"))
+
+
 def _plain(text: Any, limit: int) -> str:
     """Chat and names as plain text: no control characters, trimmed."""
     if not isinstance(text, str):
@@ -134,11 +156,11 @@ def _plain(text: Any, limit: int) -> str:
 
 def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-server.db",
                redis_url: str | None = None, lease_seconds: float = LEASE_SECONDS,
-               rate: float = RATE, burst: int = BURST,
+               rate: float | None = None, burst: int | None = None,
                bots: Callable[[Game, str, int | None], Player] | None = None) -> FastAPI:
     """The server's ASGI application (``uvicorn`` runs it; tests too); with ``redis_url`` it
     shares its tables with the other processes on the same Redis and database. ``rate`` and
-    ``burst`` bound each connection's messages a second."""
+    ``burst`` bound each connection's messages a second (default :data:`RATE`, :data:`BURST`)."""
     store = store or Store(db_url)
     hub = Hub(store, redis_url=redis_url, bots=bots, lease_seconds=lease_seconds)
 
@@ -161,14 +183,14 @@ def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-ser
             raise RoomError("there is no such table", "no-table")
         token = _bearer(authorization)
         if token is None or len(token) > 100 or \
-                not secrets.compare_digest(row.host_digest, digest(token)):
+                not _same(row.host_digest, digest(token)):
             raise RoomError(f"only the host may {doing}", "not-host")
 
     def seat_of(tid: str, token: Any) -> int:
         if isinstance(token, str) and len(token) <= 100:
             wanted = digest(token)
             for s in store.seats(tid):
-                if s.token_digest is not None and secrets.compare_digest(s.token_digest, wanted):
+                if s.token_digest is not None and _same(s.token_digest, wanted):
                     return s.seat
         raise RoomError("that token holds no seat at this table", "bad-token")
 
@@ -177,6 +199,18 @@ def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-ser
         status = 404 if exc.code == "no-table" else 403 if exc.code in (
             "bad-token", "not-host") else 400
         return JSONResponse({"code": exc.code, "message": exc.message}, status_code=status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        """A request the schema refuses, in one line (FastAPI's own answer echoes the input,
+        and fails on a NaN in it)."""
+        errors = exc.errors()
+        first = errors[0] if errors else {}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "body"
+        if first.get("type") == "json_invalid":  # its place is a character offset
+            where = "body"
+        message = " ".join(f"{where}: {first.get('msg', 'not valid')}".split())[:200]
+        return JSONResponse({"code": "bad-request", "message": message}, status_code=422)
 
     @app.exception_handler(Exception)
     async def failed(_request: Request, exc: Exception) -> JSONResponse:
@@ -262,7 +296,7 @@ def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-ser
         row = store.table(tid) if len(tid) <= 24 else None
         if row is None:
             raise RoomError("there is no such table", "no-table")
-        if not secrets.compare_digest(row.invite, req.invite[:64]):
+        if not _same(row.invite, req.invite[:64]):
             raise RoomError("that invite is not this table's", "bad-invite")
         name = _plain(req.name, 24)
         if not NAME_RE.fullmatch(name):
@@ -300,7 +334,7 @@ def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-ser
         return {"table_id": tid, **got}
 
     @app.get("/api/tables/{tid}/record", response_class=PlainTextResponse)
-    def record(tid: str) -> str:
+    async def record(tid: str) -> str:  # on the loop, like every route that builds rooms
         """A finished game as a record (TOML) that ``hoola verify`` accepts."""
         row = store.table(tid) if len(tid) <= 24 else None
         if row is None:
@@ -316,7 +350,7 @@ def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-ser
     @app.websocket("/ws/{tid}")
     async def play(ws: WebSocket, tid: str) -> None:
         await ws.accept()
-        conn = Connection(ws, rate=rate, burst=burst, tokens=burst)
+        conn = Connection(ws, rate=rate, burst=burst, tokens=BURST if burst is None else burst)
         writer = asyncio.create_task(_write(conn))
         seat: int | None = None
         joined = False
@@ -330,10 +364,11 @@ def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-ser
                 raise RoomError("there is no such table", "no-table")
             if "token" in hello:
                 seat = seat_of(tid, hello["token"])
+                conn.held = digest(hello["token"])
             else:
                 invite = hello.get("invite")
                 if not isinstance(invite, str) or \
-                        not secrets.compare_digest(row.invite, invite[:64]):
+                        not _same(row.invite, invite[:64]):
                     raise RoomError("a spectator needs the table's invite", "bad-invite")
             hub.attach(tid, seat, conn)
             joined = True
@@ -371,9 +406,15 @@ def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-ser
 
 async def _read(conn: Connection) -> dict[str, Any] | None:
     """The next client message as a JSON object; None after answering a bad one."""
-    text = await conn.ws.receive_text()
+    frame = await conn.ws.receive()
+    if frame["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(frame.get("code", 1000), frame.get("reason"))
     if not conn.allow():
-        conn.push(_error("rate-limited", f"at most {conn.rate:g} messages a second"))
+        conn.push(_error("rate-limited", f"at most {conn.rate or RATE:g} messages a second"))
+        return None
+    text = frame.get("text")
+    if not isinstance(text, str):
+        conn.push(_error("binary-frame", "a message is JSON in a text frame, not binary"))
         return None
     if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
         conn.push(_error("too-large", f"a message has at most {MAX_MESSAGE} bytes"))
@@ -389,9 +430,17 @@ async def _read(conn: Connection) -> dict[str, Any] | None:
     return message
 
 
+_CLOSE: dict[str, Any] = {}
+"""Queued after a connection's last message: the writer closes the socket."""
+
+
 async def _write(conn: Connection) -> None:
     while True:
         message = await conn.queue.get()
+        if message is _CLOSE:
+            with suppress(Exception):
+                await conn.ws.close(1000)
+            return
         try:
             await conn.ws.send_text(json.dumps(message))
         except Exception:  # the socket is gone; the reader ends the connection
@@ -412,17 +461,15 @@ async def _handle(hub: Hub, tid: str, seat: int | None, conn: Connection,
                 raise RoomError("act needs an action in notation, such as \"draw\"",
                                 "bad-action")
             counter = message.get("counter")
-            if not isinstance(counter, int) or isinstance(counter, bool):
-                raise RoomError("act and pass carry the counter of the state they answer",
-                                "bad-counter")
-            await hub.call(tid, "submit", seat=seat, text=text, counter=counter)
+            await hub.call(tid, "submit", seat=seat, text=text, counter=counter,
+                           holder=conn.held)
         elif kind == "chat":
             text = _plain(message.get("text"), 300)
             if not text:
                 raise RoomError("a chat line is some plain text", "bad-chat")
             await hub.call(tid, "chat", seat=seat, text=text)
-        elif kind == "state":
-            await hub.call(tid, "announce")
+        elif kind == "state":  # to the asker alone: no client makes the table announce to all
+            conn.push(await hub.call(tid, "message", seat=seat))
         else:
             raise RoomError(f"unknown message type {str(kind)[:20]!r}: hello, act, pass, chat, "
                             "state, ping", "bad-type")

@@ -41,7 +41,7 @@ log = logging.getLogger("hoola.server")
 
 LEASE_SECONDS = 5.0
 """How long a table's owner may go silent before another process takes the table over."""
-OPS = ("start", "join", "seat_bot", "leave", "submit", "chat", "connect", "announce")
+OPS = ("start", "join", "seat_bot", "leave", "submit", "chat", "connect", "announce", "message")
 """What may be asked of a table's owner."""
 _ALL, _SPECTATORS = -2, -1
 
@@ -54,10 +54,17 @@ return 0
 
 
 class Pushable(Protocol):
-    """A client connection: queue a message for it."""
+    """A client connection: queue a message for it; ``held`` is the digest of the token it
+    holds its seat by."""
+
+    held: str | None
 
     def push(self, message: dict[str, Any]) -> None:
         """Queue ``message`` for the client."""
+        ...
+
+    def retire(self, code: str, message: str) -> None:
+        """Send a last error and close."""
         ...
 
 
@@ -123,21 +130,30 @@ class Hub:
     def sender(self, tid: str) -> Callable[[int | None, dict[str, Any]], None]:
         """The ``send`` a room of table ``tid`` announces through."""
         def send(seat: int | None, message: dict[str, Any]) -> None:
-            self.deliver(tid, _key(seat), message)
+            room = self.rooms.get(tid)
+            holder = room.holder(seat) if room is not None and seat is not None and seat >= 0 \
+                else None
+            self.deliver(tid, _key(seat), message, holder=holder)
         return send
 
     def broadcast(self, tid: str, message: dict[str, Any]) -> None:
         """A message to every connection of a table, on every process."""
         self.deliver(tid, _ALL, message)
 
-    def deliver(self, tid: str, key: int, message: dict[str, Any], publish: bool = True) -> None:
-        """Deliver locally, and publish for the other processes."""
+    def deliver(self, tid: str, key: int, message: dict[str, Any], publish: bool = True,
+                holder: str | None = None) -> None:
+        """Deliver locally, and publish for the other processes. A seat's message goes to the
+        connections that hold the seat by its holder's token (``holder``); a connection of a
+        person who has left the seat is told so and closed instead."""
         targets = self.conns.get(tid, {})
         for conn in list(targets.get(key, ()) if key != _ALL else
                          (c for cs in targets.values() for c in cs)):
-            conn.push(message)
+            if key < 0 or conn.held == holder:
+                conn.push(message)
+            else:  # the seat has passed to a bot (or opened): its old socket sees no more
+                conn.retire("not-seated", "you have left this seat; a bot plays it now")
         if publish and self.redis is not None:
-            data = json.dumps({"origin": self.pid, "key": key, "msg": message})
+            data = json.dumps({"origin": self.pid, "key": key, "msg": message, "holder": holder})
             task = asyncio.get_running_loop().create_task(
                 self.redis.publish(f"hoola:out:{tid}", data))
             task.add_done_callback(_quiet)
@@ -230,7 +246,8 @@ class Hub:
         kind, _, tid = channel.removeprefix("hoola:").partition(":")
         if kind == "out":
             if data.get("origin") != self.pid:
-                self.deliver(tid, int(data["key"]), data["msg"], publish=False)
+                self.deliver(tid, int(data["key"]), data["msg"], publish=False,
+                             holder=data.get("holder"))
         elif kind == "reply":
             future = self.waiting.get(data.get("id", ""))
             if future is not None and not future.done():

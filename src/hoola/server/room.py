@@ -29,6 +29,10 @@ from hoola.server.store import SeatRow, Store, TableRow, digest, new_token
 
 __all__ = ["Moment", "Room", "RoomError", "Send"]
 
+RESUME_GRACE = 15.0
+"""Seconds a person has to come back after the table is rebuilt (a restart) before a bot stands
+in for them."""
+
 Send = Callable[[int | None, dict[str, Any]], None]
 """Deliver a message to a seat's connections (an int) or to the spectators (None)."""
 
@@ -84,6 +88,7 @@ class Room:
         self.last_claims: list[dict[str, Any]] = []
         self.stored = 0  # actions in the store: the next one takes place stored + 1
         self.on_lost: Callable[[], None] = lambda: None
+        self.grace_until = 0.0
 
     # -- configuration ------------------------------------------------------------------------
 
@@ -108,6 +113,7 @@ class Room:
         """Replay the stored actions: the match and its deals as they were accepted."""
         if self.status == "waiting":
             return
+        stored = self.status
         self._deal_first()
         for row in self.store.actions(self.id):
             assert self.state is not None
@@ -116,6 +122,11 @@ class Room:
             self.counter += 1
             if self.state.is_over:
                 self._after_deal()
+        if stored == "playing" and self.status == "over":
+            self.store.set_status(self.id, "over")  # stopped between the last action and this
+        # The people were cut off by the restart, not gone: give them time to come back before
+        # a bot stands in for them.
+        self.grace_until = time.time() + RESUME_GRACE
 
     def resume(self) -> None:
         """Open the current moment (after a rebuild): timers and bots go on."""
@@ -161,9 +172,14 @@ class Room:
             self.status = "playing"
             self._open_moment()
 
-    async def submit(self, seat: int, text: str | None, counter: Any) -> None:
-        """A seat's decision: an action in notation, or None to let the moment pass."""
+    async def submit(self, seat: int, text: str | None, counter: Any,
+                     holder: str | None = None) -> None:
+        """A seat's decision: an action in notation, or None to let the moment pass.
+        ``holder`` is the digest of the token the client holds the seat by: a person who has
+        left the seat (a bot plays it now) acts for it no more."""
         async with self.lock:
+            if holder is not None and self.seats[seat].token_digest != holder:
+                raise RoomError("you have left this seat; a bot plays it now", "not-seated")
             self._submit(seat, text, counter)
 
     def _submit(self, seat: int, text: str | None, counter: Any) -> None:
@@ -171,11 +187,16 @@ class Room:
         if self.status != "playing" or state is None or moment is None:
             raise RoomError("the game is not in play", "not-playing")
         if not isinstance(counter, int) or isinstance(counter, bool) or counter != self.counter:
-            raise RoomError(f"stale action: the table is at {self.counter}, not {counter!r}; "
+            raise RoomError(f"stale action: the table is at {self.counter}, not "
+                            f"{repr(counter)[:20]}; "
                             "act on the newest state", "stale")
         if seat not in moment.actors:
             if text is not None:
-                state.verify(_parse(state, text, self.names, seat))  # the game says why
+                action = _parse(state, text, self.names, seat)
+                # The game says why for the seat's own action only: verifying another seat's
+                # would tell whether that seat holds the cards named.
+                if getattr(action, "player", None) == seat:
+                    state.verify(action)
             raise RoomError(f"{self.names[seat]} may not act now", "out-of-turn")
         if seat in moment.decided:
             raise RoomError(f"{self.names[seat]} has already decided at this moment",
@@ -281,8 +302,8 @@ class Room:
             delay = self._reaction() if seat in moment.passers else self.setting("bot_delay", 0.5)
             self._later(0, self._bot_decides, moment.counter, seat, delay)
         elif self.connected.get(seat, 0) == 0 and seat not in moment.passers:
-            self._later(0, self._bot_decides, moment.counter, seat,
-                        self.setting("bot_delay", 0.5))
+            delay = max(self.setting("bot_delay", 0.5), self.grace_until - time.time())
+            self._later(0, self._bot_decides, moment.counter, seat, delay, True)
         elif moment.turn_deadline is not None and seat not in moment.passers:
             self._later(moment.turn_deadline - time.time(), self._bot_decides, moment.counter,
                         seat, 0.0)
@@ -309,7 +330,10 @@ class Room:
             moment.closed = True
             self._settle()
 
-    async def _bot_decides(self, counter: int, seat: int, delay: float) -> None:
+    async def _bot_decides(self, counter: int, seat: int, delay: float,
+                           absent: bool = False) -> None:
+        """A bot's decision for ``seat`` at moment ``counter``, after ``delay``; ``absent``: it
+        stands in for a person with no connection, who may come back meanwhile."""
         state = self.state
         if state is None or self.counter != counter:
             return
@@ -323,6 +347,12 @@ class Room:
         async with self.lock:
             moment = self.moment
             if moment is None or moment.counter != counter or seat in moment.decided:
+                return
+            if absent and self.connected.get(seat, 0) > 0:
+                # The person is back in time: their turn is theirs, under its timer again.
+                if moment.turn_deadline is not None:
+                    self._later(moment.turn_deadline - time.time(), self._bot_decides, counter,
+                                seat, 0.0)
                 return
             with contextlib.suppress(HoolaError):  # the moment moved on (a window closed)
                 self._submit(seat, None if action is None else state.format(action), counter)
@@ -408,6 +438,17 @@ class Room:
     def announce(self) -> None:
         """Send every seat and the spectators the table as they may see it."""
         self._announce()
+
+    def message(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) sees now, for that client alone."""
+        from hoola.server.views import seat_message, spectator_message
+
+        return spectator_message(self) if seat is None else seat_message(self, seat)
+
+    def holder(self, seat: int | None) -> str | None:
+        """The digest of the token that holds ``seat`` now (None: a bot, an open seat)."""
+        s = self.seats.get(seat) if seat is not None else None
+        return s.token_digest if s is not None else None
 
     def _announce(self) -> None:
         from hoola.server.views import seat_message, spectator_message

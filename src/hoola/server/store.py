@@ -71,7 +71,7 @@ chat = sa.Table(
 
 def digest(token: str) -> str:
     """The SHA-256 digest of a token, as stored."""
-    return hashlib.sha256(token.encode()).hexdigest()
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()  # any JSON text
 
 
 def new_token() -> str:

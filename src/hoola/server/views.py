@@ -21,8 +21,7 @@ __all__ = ["PROTOCOL", "public_table", "seat_message", "spectator_message"]
 PROTOCOL = "hoola-server/1"
 
 
-def _common(room: Room) -> dict[str, Any]:
-    moment = room.moment
+def _common(room: Room, seat: int | None) -> dict[str, Any]:
     match = room.match
     return {
         "type": "state", "protocol": PROTOCOL, "table_id": room.id, "counter": room.counter,
@@ -32,12 +31,25 @@ def _common(room: Room) -> dict[str, Any]:
                    "connected": room.connected.get(q, 0) > 0, "leaving": s.leaving}
                   for q, s in sorted(room.seats.items())],
         "deal": len(match.deals) if match is not None else 0,
-        "moment": None if moment is None else {
-            "actors": sorted(moment.actors), "window": moment.is_window, "closed": moment.closed,
-            "window_deadline": moment.window_deadline, "turn_deadline": moment.turn_deadline},
+        "moment": _moment(room, seat),
         "scoreboard": match.scoreboard().to_json() if match is not None else None,
         "teams": _teams(room),
     }
+
+
+def _moment(room: Room, seat: int | None) -> dict[str, Any] | None:
+    """The moment as ``seat`` may know it. Who *may* claim tells what they hold, so a seat sees
+    the seats that must act, and itself; a window (and its deadline) only when it is in it."""
+    moment = room.moment
+    if moment is None:
+        return None
+    shown = moment.actors - moment.passers
+    mine = False
+    if seat is not None and seat in moment.passers:
+        mine, shown = True, shown | {seat}
+    return {"actors": sorted(shown), "window": mine, "closed": mine and moment.closed,
+            "window_deadline": moment.window_deadline if mine else None,
+            "turn_deadline": moment.turn_deadline}
 
 
 def _teams(room: Room) -> list[list[int]] | None:
@@ -47,7 +59,7 @@ def _teams(room: Room) -> list[list[int]] | None:
 
 def seat_message(room: Room, seat: int) -> dict[str, Any]:
     """What ``seat`` sees now: its view, its table, the moment and whether it is asked."""
-    message = _common(room)
+    message = _common(room, seat)
     message["seat"] = seat
     state, moment = room.state, room.moment
     if state is None:
@@ -65,7 +77,7 @@ def seat_message(room: Room, seat: int) -> dict[str, Any]:
 
 def spectator_message(room: Room) -> dict[str, Any]:
     """What a spectator sees now: the public table."""
-    message = _common(room)
+    message = _common(room, None)
     message["seat"] = None
     message["view"] = None
     state = room.state
@@ -97,8 +109,10 @@ def public_table(tables: list[Table], names: tuple[str, ...]) -> Table:
     log = tuple(line for i, line in enumerate(first.log)
                 if all(i < len(t.log) and t.log[i] == line for t in tables[1:]))
     m = first.moment
-    who = ", ".join(names[q] for q in m.actors if q < len(names))
-    moment = Moment(actors=m.actors, turn=m.turn, phase=m.phase,
+    # Only the actors every seat's table shows: a seat's own table lists it as a claimant.
+    actors = tuple(q for q in m.actors if all(q in t.moment.actors for t in tables[1:]))
+    who = ", ".join(names[q] for q in actors if q < len(names))
+    moment = Moment(actors=actors, turn=m.turn, phase=m.phase,
                     prompt=f"{who} to act" if who else "", window=m.window, deadline=m.deadline)
     scores = tuple(s for s in first.scores if all(s in t.scores for t in tables[1:]))
     return Table(zones=tuple(zones), moment=moment, names=names, scores=scores,

@@ -456,6 +456,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("several servers share their tables through Redis: add --redis URL "
                      "(or --redis auto)")
 
+    spy_exe = None
+    if args.profile == "py-spy":
+        beside = Path(sys.executable).parent / "py-spy"
+        spy_exe = str(beside) if beside.exists() else shutil.which("py-spy")
+        if spy_exe is None:
+            parser.error("--profile py-spy needs py-spy: pip install py-spy")
     workdir = Path(tempfile.mkdtemp(prefix="hoola-load-"))
     db = args.db or f"sqlite:///{workdir / 'load.db'}"
     servers: list[ServerProc] = []
@@ -506,9 +512,9 @@ def main(argv: list[str] | None = None) -> int:
         time.sleep(max(0.0, begin - time.time()))
         cpu0 = [s.cpu_seconds() for s in servers]
         stored0 = count_actions(db) if servers else 0
-        if args.profile == "py-spy" and servers:
+        if spy_exe is not None and servers:
             spy_out = workdir / "py-spy.txt"
-            spy = subprocess.Popen(["py-spy", "record", "--pid", str(servers[0].process.pid),
+            spy = subprocess.Popen([spy_exe, "record", "--pid", str(servers[0].process.pid),
                                     "--duration", str(int(args.seconds)), "--rate", "200",
                                     "--format", "raw", "--output", str(spy_out), "--nonblocking"],
                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

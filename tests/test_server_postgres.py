@@ -300,3 +300,30 @@ async def _play_until_killed(serve: subprocess.Popen[bytes], base: str,
                     await ws.send(json.dumps({"type": "act", "action": m["view"]["legal"][0],
                                               "counter": m["counter"]}))
                 mine += 1
+
+
+def test_servers_starting_together_on_a_new_database_all_open_it(
+        pg_url: str, tmp_path: Path) -> None:
+    """Several processes started at once on an empty database each create the tables when
+    they find none: the losers of that race open the database all the same."""
+    for url in (pg_url, f"sqlite:///{tmp_path / 'new.db'}"):
+        start = threading.Barrier(6)
+        failures: list[BaseException] = []
+
+        def open_store(url: str = url, start: threading.Barrier = start,
+                       failures: list[BaseException] = failures) -> None:
+            start.wait()
+            try:
+                Store(url).close()
+            except BaseException as exc:  # reported below, with the URL
+                failures.append(exc)
+
+        threads = [threading.Thread(target=open_store) for _ in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(TIMEOUT)
+        assert failures == [], f"{url}: {failures[0]!r}"
+        store = Store(url)
+        assert store.tables() == []
+        store.close()

@@ -128,7 +128,16 @@ class Store:
         self.engine = sa.create_engine(url, **kwargs)
         if url.startswith("sqlite"):
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
+        for attempt in range(5):
+            try:
+                metadata.create_all(self.engine)
+                break
+            except sa.exc.DBAPIError:
+                # Servers started together on a new database race to create the tables: the
+                # losers find them made (or half made) and look again.
+                if attempt == 4:
+                    raise
+                time.sleep(0.05 * (attempt + 1))
 
     def close(self) -> None:
         """Release the database connections."""

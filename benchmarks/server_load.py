@@ -99,6 +99,16 @@ class ServerProc:
             fields = f.read().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
+    def cpu_wait_seconds(self) -> float:
+        """Time the process was ready to run but waited for a CPU (other work on the machine),
+        from the scheduler's own counts (all threads)."""
+        total = 0
+        with contextlib.suppress(OSError):
+            for task in os.listdir(f"/proc/{self.process.pid}/task"):
+                with open(f"/proc/{self.process.pid}/task/{task}/schedstat") as f:
+                    total += int(f.read().split()[1])
+        return total / 1e9
+
     def rss_mib(self) -> float:
         """Resident memory, MiB."""
         with open(f"/proc/{self.process.pid}/status") as f:
@@ -446,6 +456,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="profile the (first) server process")
     parser.add_argument("--profile-out", type=Path, default=None, metavar="FILE",
                         help="keep the raw profile (pstats file, or py-spy's folded stacks)")
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the working folder (servers' logs, database) and say where")
     parser.add_argument("--timeout", type=float, default=120.0, help="any one wait's limit")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", type=Path, default=None, help="write the figures here")
@@ -511,6 +523,7 @@ def main(argv: list[str] | None = None) -> int:
         go.set()
         time.sleep(max(0.0, begin - time.time()))
         cpu0 = [s.cpu_seconds() for s in servers]
+        wait0 = [s.cpu_wait_seconds() for s in servers]
         stored0 = count_actions(db) if servers else 0
         if spy_exe is not None and servers:
             spy_out = workdir / "py-spy.txt"
@@ -520,6 +533,7 @@ def main(argv: list[str] | None = None) -> int:
                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         time.sleep(max(0.0, times[1] - time.time()))
         cpu1 = [s.cpu_seconds() for s in servers]
+        waited = [s.cpu_wait_seconds() - w for s, w in zip(servers, wait0, strict=True)]
         rss = [s.rss_mib() for s in servers]
         stored1 = count_actions(db) if servers else 0
         results = []
@@ -532,6 +546,7 @@ def main(argv: list[str] | None = None) -> int:
             s.stop()
         quit_.set()
         report = summarise(args, results, setup, cpu0, cpu1, rss, stored1 - stored0)
+        report["server_cpu_wait_percent"] = [round(100 * w / args.seconds, 1) for w in waited]
         raw = None
         if spy is not None:
             spy.wait(args.timeout)
@@ -556,7 +571,10 @@ def main(argv: list[str] | None = None) -> int:
         if redis_proc is not None:
             redis_proc.kill()
             redis_proc.wait(30)
-        shutil.rmtree(workdir, ignore_errors=True)
+        if args.keep:
+            print(f"kept {workdir} (servers' logs and database)")
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
 
 
 def summarise(args: argparse.Namespace, results: list[Stats], setup: float, cpu0: list[float],
@@ -662,6 +680,9 @@ def print_report(r: dict[str, Any]) -> None:
           + (f" ({per:.2f} ms a decision)" if per is not None else "")
           + f", RSS {r['server_rss_mib']} MiB; clients CPU {r['client_cpu_percent']} %; "
           f"load average {r['load_average']}")
+    if r.get("server_cpu_wait_percent"):
+        print(f"server ready but waiting for a CPU {r['server_cpu_wait_percent']} % of the time "
+              "(other work on the machine)")
     print(f"games finished {r['games_finished']}; errors {r['errors'] or 'none'}")
     for key in ("py_spy", "cprofile"):
         prof = r.get(key)

@@ -26,7 +26,8 @@ After ``--warmup`` seconds it measures for ``--seconds``:
   when a window waits for several) to the moment each seat's client received the state message
   that announces it: p50, p90, p99, max, over every seat's receipt;
 * **CPU** of each server process (its user + system time over the measured seconds, 100% = one
-  core) and of the clients.
+  core; and per decision) and of the clients, and how long each server was ready to run but
+  waited for a CPU (on a shared machine, most of the latency).
 
 Everything listens on 127.0.0.1 and the run is bounded (``--seconds``, ``--timeout``). With
 ``--profile cprofile`` the server runs under cProfile (slower); ``--profile py-spy`` samples it

@@ -375,4 +375,6 @@ def serve(host: str, port: int, db_url: str, redis_url: str | None,
                                    f"{str(exc).splitlines()[0]}") from exc
     click.echo(f"hoola server on http://{host}:{port} (tables in {db_url}; API at "
                f"http://{host}:{port}/docs)")
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536)
+    # Messages are small JSON; compressing each costs more CPU than it saves on a table.
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536,
+                ws_per_message_deflate=False)

@@ -85,6 +85,9 @@ class Hub:
         self.waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self.tasks: list[asyncio.Task[None]] = []
         self._renew: Any = None
+        # One publisher per process: messages leave in the order they were made, over one
+        # connection, however many tables announce at once.
+        self.outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
 
     # -- life ---------------------------------------------------------------------------------
 
@@ -99,6 +102,7 @@ class Hub:
             pubsub = self.redis.pubsub()
             await pubsub.psubscribe("hoola:out:*", "hoola:in:*", f"hoola:reply:{self.pid}")
             self.tasks.append(asyncio.create_task(self._listen(pubsub)))
+            self.tasks.append(asyncio.create_task(self._publish()))
             self.tasks.append(asyncio.create_task(self._tick()))
         await self._take_over()
 
@@ -154,9 +158,21 @@ class Hub:
                 conn.retire("not-seated", "you have left this seat; a bot plays it now")
         if publish and self.redis is not None:
             data = json.dumps({"origin": self.pid, "key": key, "msg": message, "holder": holder})
-            task = asyncio.get_running_loop().create_task(
-                self.redis.publish(f"hoola:out:{tid}", data))
-            task.add_done_callback(_quiet)
+            self.outbox.put_nowait((f"hoola:out:{tid}", data))
+
+    async def _publish(self) -> None:
+        """Send the outbox to Redis in order, in pipelined batches."""
+        while True:
+            batch = [await self.outbox.get()]
+            while not self.outbox.empty() and len(batch) < 256:
+                batch.append(self.outbox.get_nowait())
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for channel, data in batch:
+                        pipe.publish(channel, data)
+                    await pipe.execute()
+            except Exception:
+                log.exception("publishing %d messages failed", len(batch))
 
     # -- tables ---------------------------------------------------------------------------------
 
@@ -191,6 +207,8 @@ class Hub:
                 return None
         room = Room(row, self.store.seats(tid), self.store, self.sender(tid), bots=self.bots)
         room.on_lost = lambda: self._drop(tid)
+        room.watched = lambda: self.redis is not None or bool(
+            self.conns.get(tid, {}).get(_SPECTATORS))
         room.rebuild()
         if self.redis is not None:
             for seat, count in (await self._presence(tid)).items():
@@ -300,7 +318,3 @@ def _lease(tid: str) -> str:
 def _key(seat: int | None) -> int:
     return _SPECTATORS if seat is None else seat
 
-
-def _quiet(task: asyncio.Task[Any]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.warning("publish failed: %s", task.exception())

@@ -88,6 +88,7 @@ class Room:
         self.last_claims: list[dict[str, Any]] = []
         self.stored = 0  # actions in the store: the next one takes place stored + 1
         self.on_lost: Callable[[], None] = lambda: None
+        self.watched: Callable[[], bool] = lambda: True  # whether any spectator may listen
         self.grace_until = 0.0
 
     # -- configuration ------------------------------------------------------------------------
@@ -455,7 +456,8 @@ class Room:
 
         for q in range(self.n):
             self.send(q, seat_message(self, q))
-        self.send(None, spectator_message(self))
+        if self.watched():  # the public table costs every seat's view: only for an audience
+            self.send(None, spectator_message(self))
 
 
 def _parse(state: GameState, text: str, names: tuple[str, ...], seat: int) -> Any:

@@ -9,6 +9,7 @@ the *public* table: a zone keeps its cards only where every seat's table shows t
 from __future__ import annotations
 
 import dataclasses
+import weakref
 from typing import TYPE_CHECKING, Any
 
 from hoola.core.table import Moment, Table, Zone
@@ -19,6 +20,47 @@ if TYPE_CHECKING:
 __all__ = ["PROTOCOL", "public_table", "seat_message", "spectator_message"]
 
 PROTOCOL = "hoola-server/1"
+
+
+@dataclasses.dataclass
+class _Memo:
+    """What one state of a table looks like, built once: every announcement of a state sends
+    it to each seat and the spectators, who would otherwise each build the scoreboard and the
+    spectators every seat's table again (a third of the server's time per action)."""
+
+    key: tuple[int, int]
+    scoreboard: dict[str, Any] | None
+    seats: dict[int, tuple[dict[str, Any], Table, dict[str, Any], bool]] = \
+        dataclasses.field(default_factory=dict)
+
+
+_memos: weakref.WeakKeyDictionary[Room, _Memo] = weakref.WeakKeyDictionary()
+
+
+def _memo(room: Room) -> _Memo:
+    # The room's counter moves on with every change of its state (the protocol's stale-action
+    # check rests on that), and a new deal is a new state object: between two moves of the
+    # key, the views and the scoreboard are the same. The JSON parts are shared by the
+    # messages of that state and only read (encoded), never changed.
+    key = (id(room.state), room.counter)
+    memo = _memos.get(room)
+    if memo is None or memo.key != key:
+        match = room.match
+        memo = _Memo(key, match.scoreboard().to_json() if match is not None else None)
+        _memos[room] = memo
+    return memo
+
+
+def _seat_view(room: Room, seat: int) -> tuple[dict[str, Any], Table, dict[str, Any], bool]:
+    """The seat's view as JSON, its table and the table as JSON, whether it may pass."""
+    memo = _memo(room)
+    got = memo.seats.get(seat)
+    if got is None:
+        assert room.state is not None
+        view = room.state.view(seat)
+        table = view.table()
+        got = memo.seats[seat] = (view.to_json(), table, table.to_json(), bool(view.can_pass))
+    return got
 
 
 def _common(room: Room, seat: int | None) -> dict[str, Any]:
@@ -32,7 +74,7 @@ def _common(room: Room, seat: int | None) -> dict[str, Any]:
                   for q, s in sorted(room.seats.items())],
         "deal": len(match.deals) if match is not None else 0,
         "moment": _moment(room, seat),
-        "scoreboard": match.scoreboard().to_json() if match is not None else None,
+        "scoreboard": _memo(room).scoreboard,
         "teams": _teams(room),
     }
 
@@ -65,13 +107,11 @@ def seat_message(room: Room, seat: int) -> dict[str, Any]:
     if state is None:
         message.update(view=None, table=None, asked=False, can_pass=False)
         return message
-    view = state.view(seat)
-    message["view"] = view.to_json()
-    message["table"] = view.table().to_json()
+    message["view"], _table, message["table"], can_pass = _seat_view(room, seat)
     asked = moment is not None and seat in moment.actors and seat not in moment.decided and \
         not (moment.closed and seat in moment.passers)
     message["asked"] = asked
-    message["can_pass"] = bool(asked and view.can_pass)
+    message["can_pass"] = bool(asked and can_pass)
     return message
 
 
@@ -82,7 +122,7 @@ def spectator_message(room: Room) -> dict[str, Any]:
     message["view"] = None
     state = room.state
     message["table"] = None if state is None else public_table(
-        [state.view(q).table() for q in range(room.n)], room.names).to_json()
+        [_seat_view(room, q)[1] for q in range(room.n)], room.names).to_json()
     message["asked"] = False
     message["can_pass"] = False
     return message

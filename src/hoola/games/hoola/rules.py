@@ -14,6 +14,7 @@ the spec does not name yet (``knock_rule``, ``hertzog_no_meld_stake``, ``glenn_m
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -314,7 +315,7 @@ class Rules:
 
     def overrides(self) -> dict[str, Any]:
         """The options that differ from this value's preset (a record's ``[options]``)."""
-        base = Rules.from_options(self.preset_name, {})
+        base = _preset(self.preset_name)
         return {k: v for k, v in self.options().items() if getattr(base, k) != v}
 
     # -- derived values -----------------------------------------------------------------------
@@ -335,6 +336,14 @@ class Rules:
         if not _is_whole(rank) or not 0 <= rank <= 12:
             raise RulesError(f"rank {rank!r} is not a rank (0 = ace to 12 = king)", "bad-rank")
         return self._values[rank]
+
+
+@functools.cache
+def _preset(name: str) -> Rules:
+    # Rules are frozen, so one value per preset serves every overrides(): a view's to_json()
+    # asks for it at every move, and building and checking a preset each time was 6% of the
+    # game server's time.
+    return Rules.from_options(name, {})
 
 
 def _unknown_preset(name: object) -> RulesError:

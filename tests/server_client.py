@@ -96,10 +96,11 @@ class Live:
 
 
 @contextlib.contextmanager
-def serve_in_thread(db_url: str) -> Iterator[Live]:
-    """The app under uvicorn in this process, on a free loopback port, until the block ends."""
+def serve_in_thread(db_url: str, **options: Any) -> Iterator[Live]:
+    """The app under uvicorn in this process, on a free loopback port, until the block ends;
+    ``options`` go to :func:`~hoola.server.app.create_app`."""
     store = Store(db_url)
-    app = create_app(store)
+    app = create_app(store, **options)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))

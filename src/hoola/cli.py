@@ -353,8 +353,11 @@ def sim(game_name: str, bots: str | None, deals: int, players: int | None, prese
               type=click.FloatRange(0.5, 600),
               help="With --redis: seconds a silent owner keeps its tables before another "
                    "process takes them over.")
+@click.option("--external", "-x", "externals", multiple=True, metavar="NAME=COMMAND",
+              help="An external bot speaking docs/protocol.md, seated at tables as NAME "
+                   "(repeatable); a bot that fails is replaced by the expert.")
 def serve(host: str, port: int, db_url: str, redis_url: str | None,
-          lease_seconds: float) -> None:
+          lease_seconds: float, externals: tuple[str, ...]) -> None:
     """Host tables of every game for people and bots over HTTP and WebSocket (docs/server.md);
     the API is documented at /docs."""
     try:
@@ -366,8 +369,15 @@ def serve(host: str, port: int, db_url: str, redis_url: str | None,
                                    f"({exc.name} is missing)") from exc
     from hoola.core.errors import HoolaError
 
+    bots: dict[str, str] = {}
+    for pair in externals:
+        name, sep, command = pair.partition("=")
+        if not sep or not name.strip() or not command.strip():
+            raise click.BadParameter(f"{pair!r} is not NAME=COMMAND", param_hint="--external")
+        bots[name.strip()] = command.strip()
     try:
-        app = create_app(db_url=db_url, redis_url=redis_url, lease_seconds=lease_seconds)
+        app = create_app(db_url=db_url, redis_url=redis_url, lease_seconds=lease_seconds,
+                         externals=bots)
     except HoolaError as exc:
         raise click.ClickException(exc.message) from exc
     except Exception as exc:  # a database that cannot be opened

@@ -16,7 +16,7 @@ import random
 import re
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Annotated, Any
@@ -105,7 +105,8 @@ class Connection:
     retired: bool = False
     rate: float | None = None  # None: the module's RATE and BURST, read at each message
     burst: float | None = None
-    queue: asyncio.Queue[dict[str, Any]] = field(default_factory=lambda: asyncio.Queue(256))
+    queue: asyncio.Queue[dict[str, Any] | str] = field(
+        default_factory=lambda: asyncio.Queue(256))
     tokens: float = BURST
     stamp: float = field(default_factory=time.monotonic)
 
@@ -116,8 +117,9 @@ class Connection:
             self.push(_CLOSE)
             self.retired = True
 
-    def push(self, message: dict[str, Any]) -> None:
-        """Queue a message; a client too slow to read 256 messages loses the oldest."""
+    def push(self, message: dict[str, Any] | str) -> None:
+        """Queue a message (or its JSON text, encoded once for every connection that gets it);
+        a client too slow to read 256 messages loses the oldest."""
         if self.retired:
             return
         if self.queue.full():
@@ -156,13 +158,27 @@ def _plain(text: Any, limit: int) -> str:
 
 def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-server.db",
                redis_url: str | None = None, lease_seconds: float = LEASE_SECONDS,
+               externals: Mapping[str, str] | None = None,
                rate: float | None = None, burst: int | None = None,
                bots: Callable[[Game, str, int | None], Player] | None = None) -> FastAPI:
     """The server's ASGI application (``uvicorn`` runs it; tests too); with ``redis_url`` it
     shares its tables with the other processes on the same Redis and database. ``rate`` and
     ``burst`` bound each connection's messages a second (default :data:`RATE`, :data:`BURST`)."""
     store = store or Store(db_url)
-    hub = Hub(store, redis_url=redis_url, bots=bots, lease_seconds=lease_seconds)
+    hub = Hub(store, redis_url=redis_url, bots=bots, lease_seconds=lease_seconds,
+              externals=externals)
+
+    def check_bot(kind: str) -> None:
+        """A built-in bot kind or level, or an external bot this server was started with."""
+        if externals and kind in externals:
+            return
+        from hoola.live import check_bot_kind
+
+        try:
+            check_bot_kind(kind)
+        except ValueError as exc:
+            extra = f"; external bots: {', '.join(externals)}" if externals else ""
+            raise RoomError(f"{exc}{extra}", "unknown-bot") from exc
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> Any:
@@ -246,14 +262,9 @@ def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-ser
         names = _names([spec.name, *(s.name or (f"Bot{q}" if s.bot else f"Seat{q}")
                                      for q, s in enumerate(spec.seats, 1))])
         game.new_match(rules, names, seed=0).new_deal()  # the rules take this many players
-        from hoola.live import check_bot_kind
-
         for s in spec.seats:
             if s.bot is not None:
-                try:
-                    check_bot_kind(s.bot)
-                except ValueError as exc:
-                    raise RoomError(str(exc), "unknown-bot") from exc
+                check_bot(s.bot)
         token, invite = new_token(), secrets.token_urlsafe(12)
         rows = [SeatRow(0, "person", names[0], None, digest(token), False)]
         rows += [SeatRow(q, "bot" if s.bot else "empty", names[q], s.bot, None, False)
@@ -316,12 +327,7 @@ def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-ser
                        authorization: str | None = Header(None)) -> dict[str, Any]:
         """The host gives an open seat to a bot."""
         host_only(tid, authorization, "seat a bot")
-        from hoola.live import check_bot_kind
-
-        try:
-            check_bot_kind(req.bot)
-        except ValueError as exc:
-            raise RoomError(str(exc), "unknown-bot") from exc
+        check_bot(req.bot)
         got = await hub.call(tid, "seat_bot", seat=seat, bot=req.bot)
         return {"table_id": tid, **got}
 
@@ -442,7 +448,8 @@ async def _write(conn: Connection) -> None:
                 await conn.ws.close(1000)
             return
         try:
-            await conn.ws.send_text(json.dumps(message))
+            await conn.ws.send_text(message if isinstance(message, str) else
+                                    json.dumps(message))
         except Exception:  # the socket is gone; the reader ends the connection
             return
 

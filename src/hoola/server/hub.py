@@ -27,7 +27,7 @@ import contextlib
 import json
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from hoola.core.errors import HoolaError
@@ -59,8 +59,8 @@ class Pushable(Protocol):
 
     held: str | None
 
-    def push(self, message: dict[str, Any]) -> None:
-        """Queue ``message`` for the client."""
+    def push(self, message: dict[str, Any] | str) -> None:
+        """Queue ``message`` (or its JSON text) for the client."""
         ...
 
     def retire(self, code: str, message: str) -> None:
@@ -73,9 +73,11 @@ class Hub:
 
     def __init__(self, store: Store, *, redis_url: str | None = None,
                  bots: Callable[[Game, str, int | None], Player] | None = None,
-                 lease_seconds: float = LEASE_SECONDS) -> None:
+                 lease_seconds: float = LEASE_SECONDS,
+                 externals: Mapping[str, str] | None = None) -> None:
         self.store = store
         self.bots = bots
+        self.externals = dict(externals or {})
         self.rooms: dict[str, Room] = {}
         self.conns: dict[str, dict[int, set[Pushable]]] = {}
         self.redis_url = redis_url
@@ -150,10 +152,13 @@ class Hub:
         connections that hold the seat by its holder's token (``holder``); a connection of a
         person who has left the seat is told so and closed instead."""
         targets = self.conns.get(tid, {})
+        text: str | None = None
         for conn in list(targets.get(key, ()) if key != _ALL else
                          (c for cs in targets.values() for c in cs)):
             if key < 0 or conn.held == holder:
-                conn.push(message)
+                if text is None:
+                    text = json.dumps(message)  # once, for every connection of the seat
+                conn.push(text)
             else:  # the seat has passed to a bot (or opened): its old socket sees no more
                 conn.retire("not-seated", "you have left this seat; a bot plays it now")
         if publish and self.redis is not None:
@@ -205,7 +210,8 @@ class Hub:
                                        px=int(self.lease * 1000))
             if not got:
                 return None
-        room = Room(row, self.store.seats(tid), self.store, self.sender(tid), bots=self.bots)
+        room = Room(row, self.store.seats(tid), self.store, self.sender(tid), bots=self.bots,
+                    externals=self.externals)
         room.on_lost = lambda: self._drop(tid)
         room.watched = lambda: self.redis is not None or bool(
             self.conns.get(tid, {}).get(_SPECTATORS))

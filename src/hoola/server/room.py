@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +33,8 @@ __all__ = ["Moment", "Room", "RoomError", "Send"]
 RESUME_GRACE = 15.0
 """Seconds a person has to come back after the table is rebuilt (a restart) before a bot stands
 in for them."""
+
+log = logging.getLogger("hoola.server")
 
 Send = Callable[[int | None, dict[str, Any]], None]
 """Deliver a message to a seat's connections (an int) or to the spectators (None)."""
@@ -66,7 +69,8 @@ class Room:
     """A table: seats, the match, the current moment; see the module."""
 
     def __init__(self, row: TableRow, seat_rows: list[SeatRow], store: Store, send: Send,
-                 *, bots: Callable[[Game, str, int | None], Player] | None = None) -> None:
+                 *, bots: Callable[[Game, str, int | None], Player] | None = None,
+                 externals: Mapping[str, str] | None = None) -> None:
         self.id = row.id
         self.config = row.config
         self.status = row.status
@@ -83,6 +87,7 @@ class Room:
         self.moment: Moment | None = None
         self.tasks: set[asyncio.Task[None]] = set()
         self.make_bot = bots or _bot
+        self.externals = dict(externals or {})  # bot name -> the command of its program
         self.players: dict[int, Player] = {}
         self.rng = random.Random()
         self.last_claims: list[dict[str, Any]] = []
@@ -135,10 +140,13 @@ class Room:
             self._open_moment()
 
     def close(self) -> None:
-        """Stop every timer and bot of the table (this process no longer plays it)."""
+        """Stop every timer and bot of the table (this process no longer plays it); external
+        bots' programs end."""
         for task in list(self.tasks):
             task.cancel()
         self.tasks.clear()
+        for player in self.players.values():
+            _stop(player)
 
     def _deal_first(self) -> None:
         self.match = self.game.new_match(self.rules, self.names, seed=self.config["seed"])
@@ -267,6 +275,8 @@ class Room:
             self._apply_leaving()
             if self.status == "over":
                 self.store.set_status(self.id, "over")
+                for player in self.players.values():
+                    _stop(player)  # external bots' programs end with the game
         self._open_moment()
 
     # -- moments, timers, bots -----------------------------------------------------------------
@@ -341,7 +351,14 @@ class Room:
         view = state.copy().view(seat)
         bot = self._player(seat)
         started = time.monotonic()
-        action = await asyncio.to_thread(bot.act, view)
+        try:
+            action = await asyncio.to_thread(bot.act, view)
+        except Exception as exc:  # an external bot that broke its protocol or timed out
+            log.warning("table %s: the bot of seat %d failed (%s); the expert plays instead",
+                        self.id, seat, exc)
+            self.players[seat] = _bot(self.game, "expert", self.rng.randrange(2**32))
+            _stop(bot)
+            action = await asyncio.to_thread(self.players[seat].act, view)
         rest = delay - (time.monotonic() - started)
         if rest > 0:
             await asyncio.sleep(rest)
@@ -362,7 +379,13 @@ class Room:
         if seat not in self.players:
             s = self.seats[seat]
             kind = s.bot if s.kind == "bot" and s.bot else "expert"
-            self.players[seat] = self.make_bot(self.game, kind, self.rng.randrange(2**32))
+            if kind in self.externals:
+                from hoola.bots.external import ExternalBot
+
+                self.players[seat] = ExternalBot(self.externals[kind], name=kind,
+                                                 game=self.game, rules=self.rules)
+            else:
+                self.players[seat] = self.make_bot(self.game, kind, self.rng.randrange(2**32))
         return self.players[seat]
 
     # -- seats ---------------------------------------------------------------------------------
@@ -428,7 +451,7 @@ class Room:
     def _set_seat(self, row: SeatRow) -> None:
         self.store.set_seat(self.id, row)
         self.seats[row.seat] = row
-        self.players.pop(row.seat, None)
+        _stop(self.players.pop(row.seat, None))
 
     def _apply_leaving(self) -> None:
         for q, s in list(self.seats.items()):
@@ -466,6 +489,14 @@ def _parse(state: GameState, text: str, names: tuple[str, ...], seat: int) -> An
     if text.split()[0] not in names:
         text = f"{names[seat]} {text}"  # the seat's own name may be left out
     return state.parse(text)
+
+
+def _stop(player: Player | None) -> None:
+    """End an external bot's program (other bots have none)."""
+    stop = getattr(player, "stop", None)
+    if callable(stop):
+        with contextlib.suppress(Exception):
+            stop()
 
 
 def _bot(game: Game, kind: str, seed: int | None) -> Player:

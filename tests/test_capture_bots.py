@@ -132,6 +132,27 @@ def test_ristiklappi_keeps_clean_and_gives_queens_away() -> None:
     assert choose(their_trick) == Play(2, parse_cards("Qh")[0])
 
 
+def second_phase(hands: list[str], moves: list[str], dirty: list[bool],
+                 dealer: int = 0) -> DealState:
+    """A Ristiklappi position after the stock is gone (the hands as given), sides dirty."""
+    state = position("ristiklappi", hands, [], dealer)
+    state.stock, state.phase1, state.dirty = [], False, dirty
+    for m in moves:
+        state.apply(state.parse(m))
+    return state
+
+
+def test_ristiklappi_cleans_and_keeps_dirty_opponents_from_cleaning() -> None:
+    hands = ["3c 8c 9c Jc 4h", "5s 5d 4s 6h 8h", "Kh Qh 9h Jd 6c", "5h 4c 8d 9d 6s"]
+    action = choose(second_phase(hands, ["B play 5s"], [False, True]))
+    assert isinstance(action, Play) and rank_of(action.card) != 12  # no king for B+D
+    hands[1] = "Ks 5d 4s 6h 8h"
+    spoil = second_phase(hands, ["B play Ks"], [False, True])
+    assert choose(spoil) == Play(2, parse_cards("Qh")[0])  # a queen spoils their king
+    lead = second_phase(hands, [], [True, False], dealer=1)
+    assert choose(lead) == Play(2, parse_cards("Kh")[0])  # a king led to clean
+
+
 def test_ristikontra_plays_in_the_dark_rather_than_feed_points() -> None:
     hands = ["3c 8c 9c Jc 4h 6d", "5s 5d 4s 6h 8h 3s", "As Ah Ts Th Ks Kh", "5h 4c 8d 9d 6s 7d"]
     assert choose(position("ristikontra", hands, ["B play 5s"])) == Dark(2)

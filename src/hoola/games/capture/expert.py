@@ -260,31 +260,49 @@ def _reason(view: View, know: Knowledge, o: Option) -> str:
     card = format_card(a.card)
     rank = a.card % 13
     worth = know.points[rank]
-    dirty = view.rules.phases and view.phase1 and not view.dirty[know.side]
+    if view.rules.phases:
+        clean = _klappi_reason(view, know, o, card)
+        if clean is not None:
+            return clean
     if view.deciding:
         return f"Fight on with {card}: {pts} points at stake and your side should win ({odds})."
     if view.led is None:
         if worth:
             return f"Lead {card}: its {worth} points are safe, the others are unlikely to take " \
                    f"it ({odds} to keep it)."
-        if dirty and rank == QUEEN:
-            return f"Lead {card}: a queen to be rid of while the others may take it."
         return f"Lead {card}: a card worth little, keeping your wilds and points for later."
     if o.takes:
-        if dirty and any(c % 13 == QUEEN for _, c, _ in view.trick):
-            return f"Take with {card}: the queen in this trick is a price worth paying here."
         return f"Take with {card}: the trick is worth {pts + worth} points and your side " \
                f"should keep it ({odds})."
-    if view.rules.phases and rank == QUEEN and view.phase1:
-        return f"Give {card} away: a queen in the opponents' trick makes them dirty."
-    if view.rules.phases and rank == KING and not view.phase1:
-        return f"Play {card}: a king where it cleans no dirty opponent."
     if worth and o.chance >= 0.5:
         return f"Load {card} onto your side's trick ({odds} to keep it)."
-    if dirty and any(c % 13 == QUEEN for _, c, _ in view.trick):
-        return f"Play {card} and let the queen go: winning it now would make your side dirty."
     what = "a card worth nothing" if not worth and rank not in know.wilds else \
         f"the cheapest card ({RANKS[rank]})"
     where = "your side's trick" if view.side_of[view.winner] == know.side else \
         "the opponents' trick"
     return f"Throw {card}: {what} onto {where}, keeping the rest."
+
+
+def _klappi_reason(view: View, know: Knowledge, o: Option, card: str) -> str | None:
+    """Why a Ristiklappi play keeps a side clean, makes one dirty or cleans one (None: the
+    card-point reasons apply)."""
+    assert isinstance(o.action, Play)
+    rank, side = o.action.card % 13, know.side
+    ranks = {c % 13 for _, c, _ in view.trick}
+    theirs = view.led is not None and view.side_of[view.winner] != side and not o.takes
+    if view.phase1:
+        if rank == QUEEN and theirs:
+            return f"Give {card} away: a queen in the opponents' trick makes them dirty."
+        if QUEEN in ranks and not o.takes and not view.dirty[side]:
+            return f"Play {card} and let the queen go: winning it now would make your side dirty."
+        return None
+    dirty = [view.dirty[s] and not view.cleaned[s] for s in range(len(view.sides))]
+    if rank == KING and dirty[side] and (o.takes or view.led is None):
+        return f"Play {card}: a trick with a king and no queen would clean your side " \
+               f"({o.chance:.0%} to take it)."
+    if rank == QUEEN and theirs and KING in ranks and any(dirty):
+        return f"Spoil it with {card}: a queen in the opponents' trick keeps it from cleaning them."
+    if rank != KING and theirs and any(dirty[s] for s in range(len(dirty)) if s != side) \
+            and any(c % 13 == KING for c in view.hand):
+        return f"Play {card}, not a king: a king in the opponents' trick could clean them."
+    return None

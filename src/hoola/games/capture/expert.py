@@ -254,8 +254,8 @@ def _reason(view: View, know: Knowledge, o: Option) -> str:
         return (f"Stop: fighting on for a trick worth {pts} points costs more than it is likely "
                 "to win.")
     if isinstance(a, Dark):
-        return (f"Play in the dark: a blind card costs less than any card in hand (your side "
-                f"then takes the trick {odds}).")
+        return (f"Play in the dark: a blind card is worth more here than any card in hand (your "
+                f"side then takes the trick {odds}).")
     assert isinstance(a, Play)
     card = format_card(a.card)
     rank = a.card % 13

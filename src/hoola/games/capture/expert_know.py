@@ -26,8 +26,9 @@ __all__ = ["KING", "QUEEN", "Knowledge", "at_least"]
 
 KING, QUEEN = 12, 11
 DIRTY = 45.0  # card points a side's first queen in a first-phase trick is worth (Ristiklappi)
-CLEAN = 50.0  # card points a dirty side's cleaning trick is worth (a king and no queen)
+CLEAN = 25.0  # card points a dirty side's cleaning trick is worth (a king and no queen)
 WORTH_A_FIGHT = 0.5  # least value (card points) of a trick that a side contests
+LEAD = 25.0  # card points the next lead is worth where a trick is one round (measured)
 _PACKS: dict[Rules, tuple[int, ...]] = {}
 
 
@@ -70,8 +71,8 @@ def pack_counts(rules: Rules) -> tuple[int, ...]:
 class Knowledge:
     """The counts a decision needs, worked out once from the view (see the module)."""
 
-    __slots__ = ("counts", "hand", "hidden", "last", "led", "me", "n", "out", "points", "rules",
-                 "shown", "side", "side_of", "total", "unseen", "view", "wilds")
+    __slots__ = ("counts", "hand", "hidden", "last", "lead", "led", "me", "n", "out", "points",
+                 "rules", "shown", "side", "side_of", "total", "unseen", "view", "wilds")
 
     def __init__(self, view: View) -> None:
         self.view = view
@@ -102,6 +103,9 @@ class Knowledge:
         self.total = pack_points(rules)
         self.out = self.points_out()
         self.last = self.is_last_trick()
+        # Without fighting a trick is cheap to win, and leading is worth having; with fighting
+        # the lead showed no worth (tested on duplicate deals).
+        self.lead = 0.0 if rules.fighting or self.last else LEAD
 
     # -- cards ---------------------------------------------------------------------------------
 
@@ -154,7 +158,7 @@ class Knowledge:
         if self.last:
             pts += rules.last_trick
         mine = winner == side
-        out = float(pts if mine else -pts)
+        out = float(pts + self.lead if mine else -pts - self.lead)
         if rules.phases:
             ranks = {c % 13 for c in cards}
             if v.phase1:
@@ -169,8 +173,8 @@ class Knowledge:
         """Whether each side would spend a taker to win a trick of ``cards``."""
         k = len(self.view.sides)
         if not self.rules.phases:  # a trick is worth the same to every side
-            worth = sum(self.points[c % 13] for c in cards) + (self.rules.last_trick
-                                                                if self.last else 0)
+            worth = sum(self.points[c % 13] for c in cards) + self.lead + (
+                self.rules.last_trick if self.last else 0)
             return [2 * worth > WORTH_A_FIGHT] * k
         out = []
         for s in range(k):

@@ -33,7 +33,7 @@ from hoola.games.capture.views import View
 __all__ = ["HORIZON", "SPREAD", "Horizon", "candidates", "sample"]
 
 SPREAD = 12.0  # card points within which a play is worth searching against the best
-HORIZON = 2    # tricks after the current one that a playout looks ahead (None: to the end)
+HORIZON = 1    # tricks after the current one that a playout looks ahead (None: to the end)
 HELD_POINTS = 0.3  # share of the points in a hand it is worth at the horizon
 HELD_WILD = 5.0    # card points a wild in hand is worth at the horizon
 

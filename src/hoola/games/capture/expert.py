@@ -272,6 +272,8 @@ def _reason(view: View, know: Knowledge, o: Option) -> str:
                    f"it ({odds} to keep it)."
         return f"Lead {card}: a card worth little, keeping your wilds and points for later."
     if o.takes:
+        if not pts + worth:
+            return f"Take with {card}: the lead is worth a cheap card ({odds} to keep it)."
         return f"Take with {card}: the trick is worth {pts + worth} points and your side " \
                f"should keep it ({odds})."
     if worth and o.chance >= 0.5:

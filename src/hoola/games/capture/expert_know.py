@@ -28,7 +28,8 @@ KING, QUEEN = 12, 11
 DIRTY = 45.0  # card points a side's first queen in a first-phase trick is worth (Ristiklappi)
 CLEAN = 25.0  # card points a dirty side's cleaning trick is worth (a king and no queen)
 WORTH_A_FIGHT = 0.5  # least value (card points) of a trick that a side contests
-LEAD = 25.0  # card points the next lead is worth where a trick is one round (measured)
+LEAD = 25.0  # card points winning a trick (the next lead) is worth where a trick is one round
+LEAD_FIGHTING = 3.0  # ... and where the leader may fight on (both measured on duplicate deals)
 _PACKS: dict[Rules, tuple[int, ...]] = {}
 
 
@@ -103,9 +104,9 @@ class Knowledge:
         self.total = pack_points(rules)
         self.out = self.points_out()
         self.last = self.is_last_trick()
-        # Without fighting a trick is cheap to win, and leading is worth having; with fighting
-        # the lead showed no worth (tested on duplicate deals).
-        self.lead = 0.0 if rules.fighting or self.last else LEAD
+        # Winning a trick is worth something beyond its cards (the lead, and cards that would
+        # otherwise go to the others later): much where a trick is one round and cheap to win.
+        self.lead = 0.0 if self.last else LEAD_FIGHTING if rules.fighting else LEAD
 
     # -- cards ---------------------------------------------------------------------------------
 

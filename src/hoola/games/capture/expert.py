@@ -8,6 +8,10 @@ Every choice is scored by what it is expected to bring the seat's side, in card 
   :meth:`~.expert_know.Knowledge.chance` works out from the cards still out: each seat after this
   one takes over when its side finds the trick worth a taker and it holds one (a partner's shown
   hand exactly, a hidden hand by the odds), and the leader fights on the same way;
+- **winning the trick** is worth something beyond its cards (the next lead, and the cards the
+  others then throw onto one's own tricks): 3 card points where the leader may fight on, 25
+  where a trick is one round and a single card of the led rank takes it (both measured on
+  duplicate deals); the others are taken to contest a trick by the same count;
 - less what the card is worth **kept** for later (:func:`keep`): a wild, more while points are
   still out; a point card a little (it can be loaded onto a sure trick later); a rank held twice
   (it fights); in Ristiklappi a queen is worth getting rid of early and a king is worth keeping
@@ -55,7 +59,6 @@ HEEDED = 0.6        # how much of the doubt a partner's napuni takes away
 URGED = 6.0         # card points a partner's ubij (or pusti) adds to taking (or letting go)
 SIGNAL_SURE = 0.8   # chance of keeping the trick at which the expert says napuni
 SIGNAL_RICH = 10    # least points in a trick the opponents win for ubij
-DARK_MARGIN = 0.0   # card points a blind card must beat the best card in hand by
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,7 +223,7 @@ def _dark(know: Knowledge, action: Dark, worth: object) -> Option:
             share = count / total
             value += share * (v - keep(know, rank, False))
             chance += share * c
-    return Option(value - DARK_MARGIN, action, chance, False)
+    return Option(value, action, chance, False)
 
 
 def _signal(view: View, know: Knowledge, best: Option) -> tuple[Action, str] | None:

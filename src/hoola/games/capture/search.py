@@ -33,7 +33,7 @@ from hoola.games.capture.views import View
 __all__ = ["HORIZON", "SPREAD", "Horizon", "candidates", "sample"]
 
 SPREAD = 12.0  # card points within which a play is worth searching against the best
-HORIZON = 1    # tricks after the current one that a playout looks ahead (None: to the end)
+HORIZON = 6    # cards a seat plays after the current trick before a playout stops (None: never)
 HELD_POINTS = 0.3  # share of the points in a hand it is worth at the horizon
 HELD_WILD = 5.0    # card points a wild in hand is worth at the horizon
 
@@ -75,13 +75,15 @@ class Horizon(DealState):
 
 def sample(view: View, rng: random.Random, lean: float = 0.0) -> DealState:
     """A guess at the hidden cards (:func:`~hoola.games.capture.determinize.determinize`)
-    that the search plays :data:`HORIZON` tricks beyond the current one, where the rules
-    score card points; Ristiklappi's outcomes are played out to the end."""
+    that the search plays the current trick and a few more (:data:`HORIZON` cards a seat, in
+    whole tricks, at least one), where the rules score card points; Ristiklappi's outcomes are
+    played out to the end."""
     world = determinize(view, rng)
     if HORIZON is None or view.rules.phases:
         return world
     world.__class__ = Horizon
-    world.stop = len(view.taken) + 1 + HORIZON  # type: ignore[attr-defined]
+    # Whole tricks after the current one: one with four or six players, three with two.
+    world.stop = len(view.taken) + 1 + max(1, HORIZON // len(view.names))  # type: ignore[attr-defined]
     return world
 
 

@@ -38,6 +38,7 @@ source: the seed only keeps the bot interface.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from hoola.core.cards import RANKS, format_card
@@ -59,6 +60,8 @@ HEEDED = 0.6        # how much of the doubt a partner's napuni takes away
 URGED = 6.0         # card points a partner's ubij (or pusti) adds to taking (or letting go)
 SIGNAL_SURE = 0.8   # chance of keeping the trick at which the expert says napuni
 SIGNAL_RICH = 10    # least points in a trick the opponents win for ubij
+
+Worth = Callable[[int, bool], tuple[float, float, bool]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,18 +177,18 @@ def options(view: View, know: Knowledge) -> list[Option]:
         cards = [*trick, card]
         rank = card % 13
         if view.deciding:
-            takes, winner, order, left = True, me, others, hand_takers - spare
+            takes, winner, order, left = True, me, others, hand_takers - int(spare)
             chance = know.chance(cards, rank if led is None else led, winner, order, me, left,
                                  fights - 1)
         elif led is None:
             lead_ranks = know.takers(rank)
-            left = sum(1 for c in view.hand if c % 13 in lead_ranks) - spare
+            left = sum(1 for c in view.hand if c % 13 in lead_ranks) - int(spare)
             takes, winner = True, me
             chance = know.chance(cards, rank, me, list(view.queue[1:]), me, left, fights)
         else:
             takes = rank in ranks
             winner = me if takes else view.winner
-            left = hand_takers - (spare and takes)
+            left = hand_takers - int(spare and takes)
             chance = know.chance(cards, led, winner, list(view.queue[1:]), view.leader, left,
                                  fights)
             if word == "napuni" and view.side_of[winner] == side:
@@ -211,10 +214,9 @@ def options(view: View, know: Knowledge) -> list[Option]:
     return out
 
 
-def _dark(know: Knowledge, action: Dark, worth: object) -> Option:
-    """A blind card: the odds over the unseen ranks, keeping the whole hand instead of a card
-    from it and a card drawn."""
-    assert callable(worth)
+def _dark(know: Knowledge, action: Dark, worth: Worth) -> Option:
+    """A blind card: the odds over the unseen ranks (``worth`` of a card of each, not from the
+    hand), keeping the whole hand instead of a card from it and a card drawn."""
     total = know.unseen or 1
     value = chance = 0.0
     for rank, count in enumerate(know.counts):

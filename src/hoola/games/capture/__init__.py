@@ -69,12 +69,16 @@ class CaptureGame:
         return determinize(view, rng)
 
     def expert(self, seed: int | None = None) -> Player:
-        """The capture games' rule-based bot (not written yet)."""
-        raise NotImplementedError("the capture games' expert is not written yet")
+        """The capture games' rule-based bot (:class:`~hoola.games.capture.expert.ExpertBot`)."""
+        from hoola.games.capture.expert import ExpertBot
+
+        return ExpertBot(seed)
 
     def bots(self) -> Mapping[str, Callable[..., Player]]:
-        """The capture games' own bots (the expert, once written)."""
-        return {}
+        """The capture games' own bots: the expert."""
+        from hoola.games.capture.expert import ExpertBot
+
+        return {"expert": lambda seed=None, **o: ExpertBot(seed, **o)}
 
     def format_action(self, action: Any, names: Sequence[str]) -> str:
         """An action in record notation (``"B play Ts"``)."""

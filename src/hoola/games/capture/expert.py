@@ -1,0 +1,315 @@
+"""The capture games' expert: rule-based play the way a good player plays, from the view alone.
+
+Every choice is scored by what it is expected to bring the seat's side, in card points:
+
+- the **trick's value** to the side if it wins it and if it loses it (its card points, the last
+  trick's, and in Ristiklappi a queen won early that makes a side dirty and a king without a queen
+  that cleans it), weighted by the **chance of winning** it, which
+  :meth:`~.expert_know.Knowledge.chance` works out from the cards still out: each seat after this
+  one takes over when its side finds the trick worth a taker and it holds one (a partner's shown
+  hand exactly, a hidden hand by the odds), and the leader fights on the same way;
+- **winning the trick** is worth something beyond its cards (the next lead, and the cards the
+  others then throw onto one's own tricks): 3 card points where the leader may fight on, 25
+  where a trick is one round and a single card of the led rank takes it (both measured on
+  duplicate deals); the others are taken to contest a trick by the same count;
+- less what the card is worth **kept** for later (:func:`keep`): a wild, more while points are
+  still out; a point card a little (it can be loaded onto a sure trick later); a rank held twice
+  (it fights); in Ristiklappi a queen is worth getting rid of early and a king is worth keeping
+  for a dirty side.
+
+So it loads aces and tens onto a trick its side is sure to keep, throws worthless cards onto the
+opponents' tricks, spends a taker only where the points at stake pay for it, fights on or stops
+as the leader by the same count, plays in the dark (Ristikontra, Ristiklappi) where a blind card
+costs less than any card in hand, and in Sedmice says ``napuni`` when it takes a trick its
+partner can still load, ``ubij`` when it cannot take a rich trick its partner still can, and
+heeds its partner's words. The lead limit and Ristiklappi's fourth king are the engine's: the
+bot chooses among ``view.legal`` only.
+
+:meth:`ExpertBot.explain` gives the choice with a one-sentence reason. The bot uses no random
+source: the seed only keeps the bot interface.
+
+>>> from hoola.games.capture import GAME
+>>> state = GAME.new_deal(GAME.rules("hola"), ["A", "B", "C", "D"], seed=1)
+>>> action, why = ExpertBot().explain(state.view(1))
+>>> action in state.legal_actions(1), why.endswith(".")
+(True, True)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from hoola.core.cards import RANKS, format_card
+from hoola.games.capture.actions import Action, Dark, Play, Say, Stop
+from hoola.games.capture.expert_know import KING, QUEEN, Knowledge
+from hoola.games.capture.state import DealState
+from hoola.games.capture.views import View
+
+__all__ = ["ExpertBot", "Option", "options"]
+
+WILD = 8.0          # card points a wild kept is worth while every point is still out
+WILD_FLOOR = 1.5    # ... and once none is
+POINT_KEEP = 0.3    # share of a point card's points that keeping it for a better trick is worth
+PAIR = 1.0          # a rank held twice: it leads and fights
+QUEEN_EARLY = -6.0  # Ristiklappi, stock not gone: a queen is a card to be rid of
+KING_DIRTY = 12.0   # Ristiklappi: a king kept by a dirty side (it cleans)
+KING_SPARE = 3.0    # ... by a clean side while the stock lasts
+HEEDED = 0.6        # how much of the doubt a partner's napuni takes away
+URGED = 6.0         # card points a partner's ubij (or pusti) adds to taking (or letting go)
+SIGNAL_SURE = 0.8   # chance of keeping the trick at which the expert says napuni
+SIGNAL_RICH = 10    # least points in a trick the opponents win for ubij
+
+Worth = Callable[[int, bool], tuple[float, float, bool]]
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One action scored: ``value`` in card points for the seat's side, ``chance`` that the side
+    takes the trick after it, ``takes`` whether the card takes over the trick."""
+
+    value: float
+    action: Action
+    chance: float
+    takes: bool
+
+
+class ExpertBot:
+    """Rule-based play for every capture preset: see the module's docstring."""
+
+    name = "expert"
+    budget_seconds = 0.005  # the stated time budget of one decision (it takes far less)
+
+    def __init__(self, seed: int | None = None, *, signals: bool = True) -> None:
+        self.seed = seed  # unused: the expert is deterministic, the seed keeps the bot interface
+        self.signals = signals
+
+    def act(self, view: View) -> Action | None:
+        """The expert's choice among ``view.legal`` (:meth:`explain`'s, without the reason)."""
+        return self._choose(view, False)[0]
+
+    def candidates(self, view: View, prior: Action | None, k: int) -> list[Action | None]:
+        """The moves worth searching (for :mod:`hoola.bots.ismcts`), ``prior`` first: see
+        :func:`hoola.games.capture.search.candidates`."""
+        from hoola.games.capture.search import candidates  # search builds on this module
+
+        return candidates(view, prior, k)
+
+    def sample(self, view: View, rng: random.Random, lean: float = 0.0) -> DealState:
+        """A guess at the hidden cards for the search: see
+        :func:`hoola.games.capture.search.sample`."""
+        from hoola.games.capture.search import sample
+
+        return sample(view, rng, lean)
+
+    def explain(self, view: View) -> tuple[Action | None, str]:
+        """The expert's choice and a one-sentence reason in plain English."""
+        return self._choose(view, True)
+
+    def _choose(self, view: View, why: bool) -> tuple[Action | None, str]:
+        legal = view.legal
+        if not legal:
+            return None, "There is nothing to do now."
+        if len(legal) == 1:
+            return legal[0], "This is the only thing to do."
+        know = Knowledge(view)
+        scored = options(view, know)
+        best = max(scored, key=lambda o: o.value)
+        if self.signals and view.rules.signals and not view.signaled:
+            word = _signal(view, know, best)
+            if word is not None:
+                return word
+        return best.action, _reason(view, know, best) if why else ""
+
+
+def keep(know: Knowledge, card: int, spare: bool = True) -> float:
+    """What ``card`` is worth kept in hand for later, in card points (see the module)."""
+    view, rules = know.view, know.rules
+    rank = card % 13
+    value = POINT_KEEP * know.points[rank]
+    if rank in know.wilds:
+        value += WILD_FLOOR + (WILD - WILD_FLOOR) * min(1.0, know.out / (know.total or 1))
+    elif spare and sum(1 for c in know.hand if c % 13 == rank) >= 2:
+        value += PAIR
+    if rules.phases:
+        early = view.stock_size > 0
+        if rank == QUEEN and early:
+            value += QUEEN_EARLY
+        elif rank == KING:
+            dirty = view.dirty[know.side]
+            if dirty and not view.cleaned[know.side]:
+                value += KING_DIRTY  # it may clean the side
+            elif early and not dirty:
+                value += KING_SPARE  # it may be needed should the side get dirty
+    return value
+
+
+def _fights(view: View) -> int:
+    """How many more rounds of fighting the odds look ahead."""
+    if not view.rules.fighting:
+        return 0
+    return 2 if len(view.names) <= 3 else 1
+
+
+def _heed(view: View, know: Knowledge) -> str | None:
+    """The partner's word in this trick, if any."""
+    partners = view.partners
+    return next((w for q, w in reversed(view.signals) if q in partners), None)
+
+
+def options(view: View, know: Knowledge) -> list[Option]:
+    """Every play, stop and dark in ``view.legal`` with its value (see the module)."""
+    me, side = view.player, know.side
+    trick = [c for _, c, _ in view.trick]
+    led = view.led
+    ranks = know.takers(led)
+    hand_takers = sum(1 for c in view.hand if c % 13 in ranks)
+    fights = _fights(view)
+    word = _heed(view, know)
+    others = [(me + j) % know.n for j in range(1, know.n)]
+    dark_ok = view.rules.play_in_dark and view.stock_size > 0
+    others = [q for q in others if view.hand_sizes[q] > 0 or dark_ok]
+    out: list[Option] = []
+
+    def worth(card: int, spare: bool) -> tuple[float, float, bool]:
+        """(value before keeping, chance, takes) of ``card`` played now."""
+        cards = [*trick, card]
+        rank = card % 13
+        if view.deciding:
+            takes, winner, order, left = True, me, others, hand_takers - int(spare)
+            chance = know.chance(cards, rank if led is None else led, winner, order, me, left,
+                                 fights - 1)
+        elif led is None:
+            lead_ranks = know.takers(rank)
+            left = sum(1 for c in view.hand if c % 13 in lead_ranks) - int(spare)
+            takes, winner = True, me
+            chance = know.chance(cards, rank, me, list(view.queue[1:]), me, left, fights)
+        else:
+            takes = rank in ranks
+            winner = me if takes else view.winner
+            left = hand_takers - int(spare and takes)
+            chance = know.chance(cards, led, winner, list(view.queue[1:]), view.leader, left,
+                                 fights)
+            if word == "napuni" and view.side_of[winner] == side:
+                chance = 1 - (1 - chance) * (1 - HEEDED)
+        mine = know.value(cards, side, side)
+        theirs = min(know.value(cards, side, s) for s in range(len(view.sides)) if s != side)
+        value = chance * mine + (1 - chance) * theirs
+        if word in ("ubij", "pusti") and led is not None and not view.deciding \
+                and (word == "ubij") == takes:
+            value += URGED
+        return value, chance, takes
+
+    for a in view.legal:
+        if isinstance(a, Stop):
+            win = view.side_of[view.winner]
+            value = know.value(trick, side, win)
+            out.append(Option(value, a, float(win == side), False))
+        elif isinstance(a, Play):
+            value, chance, takes = worth(a.card, True)
+            out.append(Option(value - keep(know, a.card), a, chance, takes))
+        elif isinstance(a, Dark):
+            out.append(_dark(know, a, worth))
+    return out
+
+
+def _dark(know: Knowledge, action: Dark, worth: Worth) -> Option:
+    """A blind card: the odds over the unseen ranks (``worth`` of a card of each, not from the
+    hand), keeping the whole hand instead of a card from it and a card drawn."""
+    total = know.unseen or 1
+    value = chance = 0.0
+    for rank, count in enumerate(know.counts):
+        if count:
+            v, c, _ = worth(rank, False)
+            share = count / total
+            value += share * (v - keep(know, rank, False))
+            chance += share * c
+    return Option(value, action, chance, False)
+
+
+def _signal(view: View, know: Knowledge, best: Option) -> tuple[Action, str] | None:
+    """A Sedmice word worth saying before ``best``, with its reason (None: say nothing)."""
+    if not view.partners or not isinstance(best.action, Play):
+        return None
+    after = set(view.queue[1:]) & set(view.partners)
+    if not after:
+        return None
+    me = view.player
+    if best.takes and best.chance >= SIGNAL_SURE:
+        return Say(me, "napuni"), (f"Say napuni: your {format_card(best.action.card)} should "
+                                   f"take this trick ({best.chance:.0%}), so your partner can "
+                                   "load it.")
+    trick_points = sum(know.points[c % 13] for _, c, _ in view.trick)
+    if view.led is not None and not best.takes and trick_points >= SIGNAL_RICH and \
+            view.side_of[view.winner] != know.side:
+        return Say(me, "ubij"), (f"Say ubij: you cannot take these {trick_points} points, so "
+                                 "your partner should.")
+    return None
+
+
+def _reason(view: View, know: Knowledge, o: Option) -> str:
+    """One sentence on why ``o`` was chosen."""
+    a = o.action
+    pts = sum(know.points[c % 13] for _, c, _ in view.trick)
+    odds = f"{o.chance:.0%}"
+    if isinstance(a, Stop):
+        if view.side_of[view.winner] == know.side:
+            return "Stop: your side is winning the trick and takes it now."
+        return (f"Stop: fighting on for a trick worth {pts} points costs more than it is likely "
+                "to win.")
+    if isinstance(a, Dark):
+        return (f"Play in the dark: a blind card is worth more here than any card in hand (your "
+                f"side then takes the trick {odds}).")
+    assert isinstance(a, Play)
+    card = format_card(a.card)
+    rank = a.card % 13
+    worth = know.points[rank]
+    if view.rules.phases:
+        clean = _klappi_reason(view, know, o, card)
+        if clean is not None:
+            return clean
+    if view.deciding:
+        return f"Fight on with {card}: {pts} points at stake and your side should win ({odds})."
+    if view.led is None:
+        if worth:
+            return f"Lead {card}: its {worth} points are safe, the others are unlikely to take " \
+                   f"it ({odds} to keep it)."
+        return f"Lead {card}: a card worth little, keeping your wilds and points for later."
+    if o.takes:
+        if not pts + worth:
+            return f"Take with {card}: the lead is worth a cheap card ({odds} to keep it)."
+        return f"Take with {card}: the trick is worth {pts + worth} points and your side " \
+               f"should keep it ({odds})."
+    if worth and o.chance >= 0.5:
+        return f"Load {card} onto your side's trick ({odds} to keep it)."
+    what = "a card worth nothing" if not worth and rank not in know.wilds else \
+        f"the cheapest card ({RANKS[rank]})"
+    where = "your side's trick" if view.side_of[view.winner] == know.side else \
+        "the opponents' trick"
+    return f"Throw {card}: {what} onto {where}, keeping the rest."
+
+
+def _klappi_reason(view: View, know: Knowledge, o: Option, card: str) -> str | None:
+    """Why a Ristiklappi play keeps a side clean, makes one dirty or cleans one (None: the
+    card-point reasons apply)."""
+    assert isinstance(o.action, Play)
+    rank, side = o.action.card % 13, know.side
+    ranks = {c % 13 for _, c, _ in view.trick}
+    theirs = view.led is not None and view.side_of[view.winner] != side and not o.takes
+    if view.phase1:
+        if rank == QUEEN and theirs:
+            return f"Give {card} away: a queen in the opponents' trick makes them dirty."
+        if QUEEN in ranks and not o.takes and not view.dirty[side]:
+            return f"Play {card} and let the queen go: winning it now would make your side dirty."
+        return None
+    dirty = [view.dirty[s] and not view.cleaned[s] for s in range(len(view.sides))]
+    if rank == KING and dirty[side] and (o.takes or view.led is None):
+        return f"Play {card}: a trick with a king and no queen would clean your side " \
+               f"({o.chance:.0%} to take it)."
+    if rank == QUEEN and theirs and KING in ranks and any(dirty):
+        return f"Spoil it with {card}: a queen in the opponents' trick keeps it from cleaning them."
+    if rank != KING and theirs and any(dirty[s] for s in range(len(dirty)) if s != side) \
+            and any(c % 13 == KING for c in view.hand):
+        return f"Play {card}, not a king: a king in the opponents' trick could clean them."
+    return None

@@ -1,0 +1,115 @@
+"""What the capture games tell the generic search (:mod:`hoola.bots.ismcts`): which moves are
+worth searching.
+
+A decision is searched only where the choice matters: the expert's own choice against the next
+best plays, stops and darks of its own scoring (:func:`~hoola.games.capture.expert.options`)
+whose values come within :data:`SPREAD` card points of the best. A forced move, a signal (they
+bind nobody and cost no card), and a choice between cards of the same worth (two worthless
+cards thrown onto the opponents' trick) cost no playouts. The guesses at the hidden cards are
+:func:`~hoola.games.capture.determinize.determinize`'s.
+
+>>> from hoola.games.capture import GAME
+>>> from hoola.games.capture.expert import ExpertBot
+>>> state = GAME.new_deal(GAME.rules("sedma"), ["A", "B"], seed=2)
+>>> view = state.view(1)
+>>> prior = ExpertBot().act(view)
+>>> options = candidates(view, prior, 3)
+>>> options[0] == prior and all(a in view.legal for a in options)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+from hoola.games.capture.actions import Action, Play, Say
+from hoola.games.capture.determinize import determinize
+from hoola.games.capture.expert import Option, options
+from hoola.games.capture.expert_know import Knowledge
+from hoola.games.capture.state import DealState
+from hoola.games.capture.views import View
+
+__all__ = ["HORIZON", "SPREAD", "Horizon", "candidates", "sample"]
+
+SPREAD = 12.0  # card points within which a play is worth searching against the best
+HORIZON = 6    # cards a seat plays after the current trick before a playout stops (None: never)
+HELD_POINTS = 0.3  # share of the points in a hand it is worth at the horizon
+HELD_WILD = 5.0    # card points a wild in hand is worth at the horizon
+
+
+class Horizon(DealState):
+    """A guessed hand that the search plays only ``stop`` tricks deep: it is over for the
+    search once that many tricks have been taken, and its returns are then each side's card
+    points so far and what its hands are worth (see :func:`sample`)."""
+
+    stop: int
+
+    @property
+    def is_over(self) -> bool:
+        """Over at the end of the hand, or at the search's horizon."""
+        return self.result is not None or len(self.taken) >= self.stop
+
+    def copy(self) -> Horizon:
+        """An independent copy, still stopping at the horizon."""
+        new = DealState.copy(self)
+        new.__class__ = Horizon
+        return new  # type: ignore[return-value]
+
+    def returns(self) -> list[Fraction]:
+        """The hand's returns once over; at the horizon each seat's side's card points and
+        held cards' worth less the mean of the other sides'."""
+        if self.result is not None:
+            return DealState.returns(self)
+        rules = self.rules
+        values = [float(sum(rules.points_of(c) for c in cs)) for cs in self.captured]
+        for q, hand in enumerate(self.hands):
+            values[self.side_of[q]] += sum(
+                HELD_POINTS * rules.points_of(c) + (HELD_WILD if c % 13 in rules.wilds else 0)
+                for c in hand)
+        k = len(values)
+        total = sum(values)
+        return [Fraction(values[s] - (total - values[s]) / (k - 1)).limit_denominator(1000)
+                for s in self.side_of]
+
+
+def sample(view: View, rng: random.Random, lean: float = 0.0) -> DealState:
+    """A guess at the hidden cards (:func:`~hoola.games.capture.determinize.determinize`)
+    that the search plays the current trick and a few more (:data:`HORIZON` cards a seat, in
+    whole tricks, at least one), where the rules score card points; Ristiklappi's outcomes are
+    played out to the end."""
+    world = determinize(view, rng)
+    if HORIZON is None or view.rules.phases:
+        return world
+    world.__class__ = Horizon
+    # Whole tricks after the current one: one with four or six players, three with two.
+    world.stop = len(view.taken) + 1 + max(1, HORIZON // len(view.names))  # type: ignore[attr-defined]
+    return world
+
+
+def candidates(view: View, prior: Action | None, k: int) -> list[Action | None]:
+    """The moves worth searching at ``view``, the expert's own choice ``prior`` first, at most
+    ``k`` of them (just ``[prior]`` where nothing is worth searching)."""
+    if k < 2 or prior is None or isinstance(prior, Say):
+        return [prior]
+    scored = options(view, Knowledge(view))
+    if len(scored) < 2:
+        return [prior]
+    best = max(o.value for o in scored)
+    out: list[Action | None] = [prior]
+    seen = {_kind(view, o) for o in scored if o.action == prior}
+    for o in sorted(scored, key=lambda o: -o.value):
+        if len(out) >= k or o.value < best - SPREAD:
+            break
+        kind = _kind(view, o)
+        if o.action not in out and kind not in seen:
+            out.append(o.action)
+            seen.add(kind)
+    return out
+
+
+def _kind(view: View, o: Option) -> tuple[object, ...]:
+    """Plays that differ only by a card's suit are the same move: search one of them."""
+    if isinstance(o.action, Play):
+        return ("play", o.action.card % 13)
+    return (type(o.action).__name__,)

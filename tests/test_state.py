@@ -170,7 +170,7 @@ def test_draw_takes_top_of_stock_and_records_the_card() -> None:
     assert s.history == [record]
     assert parse_card("4h") in s.hand(0)
     assert len(s.stock) == 22
-    assert s.had_turn == [True, False, False, False]
+    assert s.had_turn == (True, False, False, False)
     assert s.view(1).history == (Draw(0),)  # others do not see the card drawn
     check_legal(s)
 
@@ -267,8 +267,8 @@ def test_battle_claim_out_of_turn_skips_players() -> None:
     do(s, "D take 9d with 8d Td")
     assert s.current == 3
     assert s.actors() == seats(s, "D")
-    assert s.had_turn == [True, False, False, True]   # B and C lost their turn
-    assert s.melded == [False, False, False, True]
+    assert s.had_turn == (True, False, False, True)   # B and C lost their turn
+    assert s.melded == (False, False, False, True)
     assert str(s.table[0]) == "8d 9d Td"
     assert s.table[0].owner == 3
     assert s.discards == [parse_card("Ts")]
@@ -297,7 +297,7 @@ def test_next_player_may_take_in_turn() -> None:
               "Ks Th Td Tc 8d 9c 5h"], "Ts", "4h Jc Kh 3d")
     do(s, "A draw", "A discard Qd", "B take Qd with Qs Qh")
     assert s.current == 1 and s.drawn
-    assert s.had_turn == [True, True, False, False]
+    assert s.had_turn == (True, True, False, False)
     assert s.own_meld[1]
 
 
@@ -314,7 +314,7 @@ def test_battle_modes_accept_out_of_turn_claims(claims: str) -> None:
     assert s.actors() == seats(s, "BCD")
     do(s, "C take 9d with 9s 9h")
     assert s.current == 2
-    assert s.had_turn == [True, False, True, False]
+    assert s.had_turn == (True, False, True, False)
 
 
 def test_next_only_refuses_out_of_turn_claims() -> None:
@@ -388,7 +388,7 @@ def test_six_beside_melded_seven_needs_two_more_from_hand() -> None:
     assert legal(s, "B") == {"B take 6c with 4c 5c"}
     check_legal(s)
     do(s, "B take 6c with 5c 4c")
-    assert s.had_turn == [True, True, True, False]  # D's turn was skipped
+    assert s.had_turn == (True, True, True, False)  # D's turn was skipped
     do(s, "B discard 2s")
     assert s.is_over
     r = s.result
@@ -617,7 +617,7 @@ def test_hoola_by_claiming_a_discard_discarder_pays_all() -> None:
     assert (r.end, r.winners, r.payer) == ("hoola", (2,), 0)
     # A last: 3 x2 (no meld) x4 = 24; B first loser 1 x4; D 2 x4: A pays all 36
     assert dict(r.payments) == {0: -36, 1: 0, 2: 36, 3: 0}
-    assert s.had_turn == [True, False, True, False]
+    assert s.had_turn == (True, False, True, False)
 
 
 def test_hoola_needs_all_played_and_discarder_pays_for_hoola_only() -> None:
@@ -646,7 +646,7 @@ def test_knock_win() -> None:
     assert (r.end, r.winners) == ("knock", (0,))
     assert dict(r.points) == {0: 10, 1: 74, 2: 45, 3: 37}
     assert dict(r.payments) == {0: 6, 1: -3, 2: -2, 3: -1}
-    assert s.had_turn == [True, False, False, False]
+    assert s.had_turn == (True, False, False, False)
 
 
 @pytest.mark.parametrize(("options", "code"), [
@@ -762,7 +762,7 @@ def test_four_sevens_any_time_straight_after_the_deal() -> None:
     assert r is not None
     assert (r.end, r.winners) == ("sevens", (2,))
     assert dict(r.payments) == {0: -2, 1: -1, 2: 6, 3: -3}
-    assert s.had_turn == [False, False, False, False]  # declared out of turn: no turn
+    assert s.had_turn == (False, False, False, False)  # declared out of turn: no turn
 
 
 def test_four_sevens_any_time_during_a_claim_window() -> None:
@@ -783,7 +783,7 @@ def test_four_sevens_at_turn_start_only() -> None:
     assert legal(s, "C") == {"C sevens", "C draw"}
     do(s, "C sevens")
     assert s.result is not None and s.result.end == "sevens"
-    assert s.had_turn == [True, True, True, False]
+    assert s.had_turn == (True, True, True, False)
 
 
 @pytest.mark.parametrize(("preset", "allowed"), [("pagat", True), ("classic", False)])
@@ -954,7 +954,7 @@ def test_six_players_forced_drop_and_compensation() -> None:
     do(s, "F drop")
     assert s.phase == "play"
     assert s.current == 0
-    assert s.in_deal == [True] * 5 + [False]
+    assert s.in_deal == (True,) * 5 + (False,)
     assert s.hand(5) == ()
     # F holds Td-Jd-Qd and Ac-2c-3c: two units, 1/4 from each of the four who chose to play
     assert s.compensation == {5: 2, 1: Fraction(-1, 2), 2: Fraction(-1, 2), 3: Fraction(-1, 2),
@@ -984,7 +984,7 @@ def test_six_players_voluntary_drop_forces_the_rest_to_play() -> None:
     do(s, "C play", "D play", "E play", "F play")
     assert s.phase == "play"
     assert s.compensation == {}
-    assert s.in_deal == [True, False, True, True, True, True]
+    assert s.in_deal == (True, False, True, True, True, True)
     assert s.forced_out == []
     do(s, "A draw")
     record = s.apply(Discard(0, s.hand(0)[0]))
@@ -1005,7 +1005,7 @@ def test_seven_players() -> None:
         refuse(s, f"{name} drop", "forced-choice")
         do(s, f"{name} play")
     assert s.phase == "play"
-    assert s.in_deal == [True, False, False, True, True, True, True]
+    assert s.in_deal == (True, False, False, True, True, True, True)
     assert s.compensation == {}
     assert len(s.stock) == 52 - 35 - 1
     do(s, "A draw", "A discard 7s")
@@ -1147,7 +1147,7 @@ def test_glenn_four_card_meld_is_killed() -> None:
     do(s, "A draw")
     refuse(s, "A meld 3c 4c 5c 6c 2h", "meld-too-long")
     do(s, "A meld 3c 4c 5c 6c")
-    assert s.table == []
+    assert s.table == ()
     assert s.discards[:4] == parse_cards("3c 4c 5c 6c")
     assert s.discards[-1] == parse_card("Kd")
     assert s.own_meld[0]

@@ -1,4 +1,8 @@
-"""A read-only prefix of an append-only list: a history shown in a view without copying it.
+"""Sharing a deal's state with its views without copying it.
+
+:class:`Prefix` is a read-only prefix of an append-only list (a history); :func:`put` replaces
+one item of a tuple, for the small per-seat facts an engine keeps as tuples so that every view
+and copy can share them as they are.
 
 An engine's public history only grows, so the first ``n`` actions never change once written.
 A :class:`Prefix` holds the list and ``n``: building one is O(1) however long the deal, and it
@@ -17,7 +21,7 @@ from collections.abc import Iterator, Sequence
 from itertools import islice
 from typing import Any, TypeVar, overload
 
-__all__ = ["Prefix"]
+__all__ = ["Prefix", "put"]
 
 T = TypeVar("T")
 
@@ -66,3 +70,12 @@ class Prefix(Sequence[T]):
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled (to a worker, a subprocess) as the plain tuple it stands for.
         return (tuple, (tuple(self),))
+
+
+def put(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    """``items`` with ``items[index]`` replaced by ``value`` (a new tuple).
+
+    >>> put((False, False, False), 1, True)
+    (False, True, False)
+    """
+    return (*items[:index], value, *items[index + 1:])

@@ -66,16 +66,16 @@ def state_from_view(view: View, hands: Sequence[Sequence[int]], stock: Sequence[
     s.jokers = [sum(1 for c in h if c == JOKER) for h in hands]
     s.stock = list(reversed(stock))
     s.discards = list(view.discards)
-    s.table = list(view.melds)
+    s.table = view.melds
     s.next_meld_id = view.next_meld_id
-    s.in_deal = list(view.in_deal)
-    s.chose = list(view.chose)
+    s.in_deal = view.in_deal
+    s.chose = view.chose
     s.forced_out = []
     s.compensation = dict(view.compensation)
-    s.own_meld = list(view.own_meld)
-    s.melded = list(view.melded)
-    s.had_turn = list(view.had_turn)
-    s.sevens_laid = list(view.sevens_laid)
+    s.own_meld = view.own_meld
+    s.melded = view.melded
+    s.had_turn = view.had_turn
+    s.sevens_laid = view.sevens_laid
     s.current = view.current
     s.drawn = view.drawn
     s.claimable = view.claim_open
@@ -89,5 +89,6 @@ def state_from_view(view: View, hands: Sequence[Sequence[int]], stock: Sequence[
     s.result = view.result
     s.stock_after_drops = None
     s._cache = {}
+    s._sizes = None
     s.phase = view.phase
     return s

@@ -383,8 +383,17 @@ _TAKES: dict[tuple[int, int, int, int, bool], tuple[TakeOption, ...]] = {}
 
 def find_takes(mask: int, jokers: int, card: int, rules: Rules) -> list[TakeOption]:
     """The ways to take ``card`` into a new three-card meld with two cards from the hand."""
+    return list(_find_takes(mask, jokers, card, rules))
+
+
+def may_take(mask: int, jokers: int, card: int, rules: Rules) -> bool:
+    """Whether the hand can take ``card`` into a new meld at all (a claim window's question)."""
+    return bool(_find_takes(mask, jokers, card, rules))
+
+
+def _find_takes(mask: int, jokers: int, card: int, rules: Rules) -> tuple[TakeOption, ...]:
     if card == JOKER:
-        return []
+        return ()
     rank, suit = card % 13, card // 13
     j = 1 if jokers else 0
     pattern = (mask >> (suit * 13)) & 0x1FFF
@@ -394,7 +403,7 @@ def find_takes(mask: int, jokers: int, card: int, rules: Rules) -> list[TakeOpti
     cached = _TAKES.get(key)
     if cached is None:
         cached = _TAKES[key] = tuple(_takes(mask & ~(1 << card), j, card, rules.wrap_runs))
-    return list(cached)
+    return cached
 
 
 def _takes(mask: int, jokers: int, card: int, wrap: bool) -> list[TakeOption]:

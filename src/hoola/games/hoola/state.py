@@ -25,7 +25,7 @@ from typing import Any
 from hoola.core.cards import JOKER, SEVEN, cards_of, format_card, format_cards
 from hoola.core.errors import HoolaError, IllegalActionError, OutOfTurnError, RulesError
 from hoola.core.game import Outcome
-from hoola.core.prefix import Prefix
+from hoola.core.prefix import Prefix, put
 from hoola.games.hoola.actions import (
     Action,
     Add,
@@ -62,6 +62,7 @@ from hoola.games.hoola.melds import (
     find_melds,
     find_takes,
     is_killed,
+    may_take,
     new_meld,
 )
 from hoola.games.hoola.rules import Rules
@@ -87,6 +88,9 @@ _KNOCK = tuple(Knock(p) for p in range(MAX_PLAYERS))
 _BLAST = tuple(Blast(p) for p in range(MAX_PLAYERS))
 _SEVENS = tuple(Sevens(p) for p in range(MAX_PLAYERS))
 _DISCARD = tuple(tuple(Discard(p, c) for c in range(JOKER + 1)) for p in range(MAX_PLAYERS))
+# The kinds whose check plans nothing: listed, they are applied without checking again.
+_PLAIN = frozenset((Draw, Discard, Knock, Blast, Sevens, Play, Drop))
+_new_view = tuple.__new__
 _MELDS: dict[tuple[int, tuple[int, ...], int | None], NewMeld] = {}
 _TAKES: dict[tuple[int, int, tuple[int, ...], int | None], Take] = {}
 
@@ -135,7 +139,7 @@ class DealState(Verbs):
     """
 
     __slots__ = (
-        "_cache", "_public", "chose", "claimable", "compensation", "current", "deal",
+        "_cache", "_public", "_sizes", "chose", "claimable", "compensation", "current", "deal",
         "dealer",
         "discarder", "discards", "drawn", "forced_out", "had_turn", "hands", "history",
         "hoola_turn", "in_deal", "jokers", "last_draw", "melded", "n", "names", "next_meld_id",
@@ -166,16 +170,18 @@ class DealState(Verbs):
         self.jokers = [sum(1 for c in h if c == JOKER) for h in deal.hands]
         self.stock = list(reversed(deal.stock))  # top of the stock at the end
         self.discards = [deal.upcard]
-        self.table: list[Meld] = []
+        # The public per-seat facts and the melds are tuples, replaced when they change (rarely),
+        # so that views and copies share them instead of copying them.
+        self.table: tuple[Meld, ...] = ()
         self.next_meld_id = 1
-        self.in_deal = [True] * n
-        self.chose: list[bool | None] = [None] * n
+        self.in_deal = (True,) * n
+        self.chose: tuple[bool | None, ...] = (None,) * n
         self.forced_out: list[int] = []
         self.compensation: dict[int, Fraction] = {}
-        self.own_meld = [False] * n
-        self.melded = [False] * n
-        self.had_turn = [False] * n
-        self.sevens_laid = [0] * n
+        self.own_meld = (False,) * n
+        self.melded = (False,) * n
+        self.had_turn = (False,) * n
+        self.sevens_laid = (0,) * n
         self.current = dealer
         self.drawn = False
         self.claimable = False
@@ -189,11 +195,12 @@ class DealState(Verbs):
         self.result: Settlement | None = None
         self.stock_after_drops: tuple[int, ...] | None = None
         self._cache: dict[int, list[Action]] = {}
+        self._sizes: tuple[int, ...] | None = None  # the hand sizes, once a view asked
         self.phase = "play"
         if n > PLAYING:
             self.phase = "choose"
             self.current = self._next_seat(dealer)
-            self.chose[dealer] = True
+            self.chose = put(self.chose, dealer, True)
 
     @classmethod
     def new(cls, rules: Rules, players: int | Sequence[str] = 4, *, seed: int | None = None,
@@ -221,6 +228,7 @@ class DealState(Verbs):
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
         other._cache = {}
+        other._sizes = None
         return other
 
     # -- who may act ----------------------------------------------------------------------------
@@ -243,8 +251,7 @@ class DealState(Verbs):
             return frozenset((self.current,))
         current = self.current
         if self.claimable and self.rules.claims != "next-only":
-            return frozenset(p for p in range(self.n) if p == current or (
-                self.in_deal[p] and self._legal_cached(p)))
+            return frozenset(p for p in range(self.n) if p == current or self._may_claim(p))
         if not self.rules.four_sevens:
             return frozenset((current,))
         return frozenset(p for p in range(self.n) if p == current or (
@@ -323,6 +330,20 @@ class DealState(Verbs):
             acts.extend(self._claim_purposes(p, card))
         return self._fit_out_rules(p, acts)
 
+    def _may_claim(self, p: int) -> bool:
+        """Whether ``p`` (not the player whose turn it is) may act in the open claim window:
+        whether their legal list is not empty, without building it where the rules allow."""
+        if not self.in_deal[p]:
+            return False
+        rules = self.rules
+        if p in self._cache or rules.claim_for_blast_or_sevens or rules.discard_to_go_out \
+                or rules.hoola_only_out or rules.glenn_melds:
+            return bool(self._legal_cached(p))
+        # Under the other rules a claimant's list is four sevens to show and the ways to take.
+        card = self._takeable_card(p)
+        return (card is not None and may_take(self.hands[p], self.jokers[p], card, rules)) \
+            or self._may_show_sevens(p)
+
     def _fit_out_rules(self, p: int, acts: list[Action]) -> list[Action]:
         rules = self.rules
         if not (rules.discard_to_go_out or rules.hoola_only_out or rules.glenn_melds):
@@ -389,9 +410,19 @@ class DealState(Verbs):
         return self._check_or_none(action) is None
 
     def apply(self, action: Action) -> Action:
-        """Check and apply ``action``; return the record appended to the history."""
-        plan = self._check(action)
+        """Check and apply ``action``; return the record appended to the history.
+
+        An action taken from this moment's own legal list (the very object, as bots and
+        interfaces pass it back) is known to be legal: the plain moves skip the checks.
+        """
+        listed = self._cache.get(action.player) if type(action) in _PLAIN \
+            and type(action.player) is int else None
+        if listed is not None and any(x is action for x in listed):
+            plan = None
+        else:
+            plan = self._check(action)
         self._cache.clear()
+        self._sizes = None
         record = self._do(action, plan)
         self.history.append(record)
         self._public.append(Draw(record.player) if isinstance(record, Draw) else record)
@@ -749,25 +780,25 @@ class DealState(Verbs):
             meld, from_hand, grouped = plan
             self._remove(p, from_hand)
             if grouped is not None:
-                self.table.remove(grouped)
+                self.table = tuple(m for m in self.table if m is not grouped)
             else:
-                self.own_meld[p] = True
-            self.melded[p] = True
+                self.own_meld = put(self.own_meld, p, True)
+            self.melded = put(self.melded, p, True)
             self._lay(meld, from_hand)
             self._after_laying(p)
             return a
         if isinstance(a, Add):
             grown: Meld = plan
             self._remove(p, (a.card,))
-            self.melded[p] = True
+            self.melded = put(self.melded, p, True)
             index = next(i for i, m in enumerate(self.table) if m.id == grown.id)
             if is_killed(grown, self.rules):
-                del self.table[index]
+                self.table = self.table[:index] + self.table[index + 1:]
                 self.discards[0:0] = list(grown.cards)
             else:
-                self.table[index] = grown
+                self.table = put(self.table, index, grown)
             if a.card != JOKER and a.card % 13 == SEVEN:
-                self.sevens_laid[p] += 1
+                self.sevens_laid = put(self.sevens_laid, p, self.sevens_laid[p] + 1)
             self._after_laying(p)
             return a
         if isinstance(a, Discard):
@@ -802,9 +833,9 @@ class DealState(Verbs):
     def _do_choice(self, a: Action) -> Action:
         p = a.player
         forced = self._forced_choice()
-        self.chose[p] = isinstance(a, Play)
+        self.chose = put(self.chose, p, isinstance(a, Play))
         if isinstance(a, Drop):
-            self.in_deal[p] = False
+            self.in_deal = put(self.in_deal, p, False)
             if forced == "drop":
                 self.forced_out.append(p)
         nxt = self._next_seat(p)
@@ -860,19 +891,22 @@ class DealState(Verbs):
             return a
         meld: Meld = plan
         self._remove(p, a.with_cards)
-        self.own_meld[p] = True
-        self.melded[p] = True
+        self.own_meld = put(self.own_meld, p, True)
+        self.melded = put(self.melded, p, True)
         self._lay(meld, (a.card, *a.with_cards))
         self._after_laying(p)
         return a
 
     def _lay(self, meld: Meld, laid: Sequence[int]) -> None:
         self.next_meld_id += 1
-        self.sevens_laid[meld.owner] += sum(1 for c in laid if c != JOKER and c % 13 == SEVEN)
+        sevens = sum(1 for c in laid if c != JOKER and c % 13 == SEVEN)
+        if sevens:
+            owner = meld.owner
+            self.sevens_laid = put(self.sevens_laid, owner, self.sevens_laid[owner] + sevens)
         if is_killed(meld, self.rules):
             self.discards[0:0] = list(meld.cards)
         else:
-            self.table.append(meld)
+            self.table += (meld,)
 
     def _after_laying(self, p: int) -> None:
         # Ruling 19: a card that empties the hand goes out, even when it completes four sevens.
@@ -882,7 +916,8 @@ class DealState(Verbs):
             self._end("sevens", [p])
 
     def _begin_turn(self, p: int) -> None:
-        self.had_turn[p] = True
+        if not self.had_turn[p]:
+            self.had_turn = put(self.had_turn, p, True)
         self.hoola_turn = not self.melded[p]
         self.took_from = None
 
@@ -961,42 +996,24 @@ class DealState(Verbs):
         check_seat(player, self.n, "view")
         over = self.phase == "over"
         hands = tuple(tuple(self._hand_cards(q)) for q in range(self.n)) if over else None
-        return View(
-            player=player,
-            names=self.names,
-            rules=self.rules,
-            dealer=self.dealer,
-            stake=self.stake,
-            phase=self.phase,
-            current=self.current,
-            drawn=self.drawn,
-            hand=hands[player] if hands is not None else tuple(self._hand_cards(player)),
-            hand_sizes=tuple([h.bit_count() + j for h, j in zip(self.hands, self.jokers,
-                                                                strict=True)]),
-            in_deal=tuple(self.in_deal),
-            melded=tuple(self.melded),
-            own_meld=tuple(self.own_meld),
-            had_turn=tuple(self.had_turn),
-            melds=tuple(self.table),
-            discards=tuple(self.discards),
-            claimable=self._takeable_card(player),
-            discarder=self.discarder if self.claimable else None,
-            stock_size=len(self.stock),
-            history=Prefix(self._public),
-            legal=tuple(self._legal_cached(player)),
-            can_pass=self.phase == "play" and player != self.current,
-            result=self.result,
-            hands=hands,
-            claim_open=self.claimable,
-            upcard_live=self.upcard_live,
-            hoola_turn=self.hoola_turn,
-            took_from=self.took_from,
-            last_draw=self.last_draw,
-            sevens_laid=tuple(self.sevens_laid),
-            next_meld_id=self.next_meld_id,
-            chose=tuple(self.chose),
-            compensation=tuple(self.compensation.items()),
-        )
+        sizes = self._sizes
+        if sizes is None:  # once per moment, however many seats look
+            sizes = self._sizes = tuple([h.bit_count() + j for h, j in zip(
+                self.hands, self.jokers, strict=True)])
+        # Positional, in View's field order (a keyword call costs a third of the view); the
+        # tuples of public facts are the state's own (never changed in place), not copies.
+        return _new_view(View, (
+            player, self.names, self.rules, self.dealer, self.stake, self.phase, self.current,
+            self.drawn,
+            hands[player] if hands is not None else tuple(self._hand_cards(player)),
+            sizes, self.in_deal, self.melded, self.own_meld, self.had_turn, self.table,
+            tuple(self.discards), self._takeable_card(player),
+            self.discarder if self.claimable else None, len(self.stock), Prefix(self._public),
+            tuple(self._legal_cached(player)), self.phase == "play" and player != self.current,
+            self.result, hands, self.claimable, self.upcard_live, self.hoola_turn,
+            self.took_from, self.last_draw, self.sevens_laid, self.next_meld_id, self.chose,
+            tuple(self.compensation.items()),
+        ))
 
     def returns(self) -> list[Fraction]:
         """Each seat's net stakes for this deal (zeros until play has ended)."""

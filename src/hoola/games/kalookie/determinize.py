@@ -122,9 +122,9 @@ def state_from_view(view: View, hands: Sequence[Sequence[int]], stock: Sequence[
     s.sizes = [len(h) for h in hands]
     s.stock = list(reversed(stock))
     s.discards = list(view.discards)
-    s.melds = list(view.melds)
+    s.melds = view.melds
     s.next_id = view.next_id
-    s.opened = list(view.opened)
+    s.opened = view.opened
     s.current = view.current
     s.drawn = view.drawn
     s.turn = view.turn
@@ -146,5 +146,5 @@ def state_from_view(view: View, hands: Sequence[Sequence[int]], stock: Sequence[
     s.history = list(view.history)
     s._public = list(view.history)
     s._cache = {}
-    s._strict = False
+    s._plans = {}
     return s

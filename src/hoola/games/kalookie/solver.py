@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 
 from hoola.core.cards import JOKER, make_card
@@ -82,6 +83,26 @@ def can_finish(goal: Goal, counts: Sequence[int], jokers: int, slots: Sequence[S
     return _Search(goal, jokers, slots, rules).run(counts)
 
 
+_Tables = tuple[list[int], int, int, list[int], list[list[int]]]
+
+
+@lru_cache(maxsize=64)
+def _tables(rules: Rules) -> _Tables:
+    """What the search reads of the rules, worked out once per rules (a search is run for every
+    lay a player might make, so this was a tenth of random play)."""
+    card_max = [max(rules.ace_penalty, 1) if c % 13 == 0 else min(c % 13 + 1, 10)
+                for c in range(52)]
+    joker_max = max(rules.ace_penalty, 10, JOKER_SET_VALUE if rules.joker_sets else 0)
+    low_end = 1 if rules.aces == "high-or-low" else 2
+    values = [position_value(q, rules) if 1 <= q <= 14 else 0 for q in range(16)]
+    at = [[card_at(suit, q) if 1 <= q <= 14 else 0 for q in range(16)] for suit in range(4)]
+    return card_max, joker_max, low_end, values, at
+
+
+# The run positions of a suit that the hand holds, by the suit's 26 bits of the search's code.
+_HAVE: dict[tuple[int, int], list[bool]] = {}
+
+
 class _Search:
     def __init__(self, goal: Goal, jokers: int, slots: Sequence[Slot], rules: Rules) -> None:
         self.goal = goal
@@ -90,13 +111,7 @@ class _Search:
         self.hand_jokers = jokers - goal.loose
         self.jokers = jokers
         self.seen: set[tuple[int, ...]] = set()
-        self.card_max = [max(rules.ace_penalty, 1) if c % 13 == 0 else min(c % 13 + 1, 10)
-                         for c in range(52)]
-        self.joker_max = max(rules.ace_penalty, 10, JOKER_SET_VALUE if rules.joker_sets else 0)
-        self.low_end = 1 if rules.aces == "high-or-low" else 2
-        self.values = [position_value(q, rules) if 1 <= q <= 14 else 0 for q in range(16)]
-        self.at = [[card_at(suit, q) if 1 <= q <= 14 else 0 for q in range(16)]
-                   for suit in range(4)]
+        self.card_max, self.joker_max, self.low_end, self.values, self.at = _tables(rules)
 
     def run(self, counts: Sequence[int]) -> bool:
         code = 0
@@ -202,7 +217,13 @@ class _Search:
         suit = card // 13
         cards = self.at[suit]
         values = self.values
-        have = [q != 0 and q != 15 and bool((code >> (2 * cards[q])) & 3) for q in range(16)]
+        key = (suit, (code >> (26 * suit)) & 0x3FFFFFF)
+        have = _HAVE.get(key)
+        if have is None:
+            if len(_HAVE) >= 1 << 16:  # bounded: a long simulation meets many suits
+                _HAVE.clear()
+            have = _HAVE[key] = [q != 0 and q != 15 and bool((code >> (2 * cards[q])) & 3)
+                                 for q in range(16)]
         for p in positions_of(card, self.rules):
             below: list[int] = []
             gaps_below = 0

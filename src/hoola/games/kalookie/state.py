@@ -25,6 +25,7 @@ from typing import Any
 from hoola.core.cards import format_card
 from hoola.core.errors import HoolaError, IllegalActionError, OutOfTurnError
 from hoola.core.game import Outcome
+from hoola.core.prefix import Prefix, put
 from hoola.games.kalookie.actions import (
     NAME_RE,
     Action,
@@ -93,7 +94,7 @@ class DealState(Verbs):
     """
 
     __slots__ = (
-        "_cache", "_public", "_strict", "after", "barred", "bought", "current", "deal",
+        "_cache", "_plans", "_public", "after", "barred", "bought", "current", "deal",
         "dealer", "discards", "drawn", "first", "forced", "hands", "history", "melds", "n", "names",
         "next_id", "opened", "out", "phase", "queue", "reset_to", "reshuffles", "restocked",
         "result", "rng", "rules", "sizes", "standing", "stock", "swap_window", "totals", "turn",
@@ -128,9 +129,11 @@ class DealState(Verbs):
         self.sizes = [len(h) for h in deal.hands]
         self.stock = list(reversed(deal.stock))  # the top of the stock last
         self.discards = [deal.upcard]
-        self.melds: list[Meld] = []
+        # The melds and who has opened are tuples replaced when they change, so that views and
+        # copies share them instead of copying them.
+        self.melds: tuple[Meld, ...] = ()
         self.next_id = 1
-        self.opened = [False] * n
+        self.opened = (False,) * n
         self.current = self._next_seat(dealer)
         self.drawn = False
         self.turn = Turn()
@@ -152,7 +155,7 @@ class DealState(Verbs):
         self.history: list[Action] = []
         self._public: list[Action] = []
         self._cache: dict[int, list[Action]] = {}
-        self._strict = False
+        self._plans: dict[int, Any] = {}  # id of a listed action -> its check's plan
 
     @classmethod
     def new(cls, rules: Rules, players: int | Sequence[str] = 4, *, seed: int | None = None,
@@ -187,6 +190,7 @@ class DealState(Verbs):
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
         other._cache = {}
+        other._plans = {}
         return other
 
     # -- who may act ------------------------------------------------------------------------------
@@ -238,30 +242,28 @@ class DealState(Verbs):
             return acts
         if not self.drawn:
             acts.append(Draw(p))
-            if self._ok(Take(p)):
-                acts.append(Take(p))
+            self._keep_if_legal(Take(p), acts)
             return acts
         candidates = lay_options(self.hands[p], self.turn.loose, self.melds, self.rules, p,
                                  builds=self.opened[p] or self.rules.initial_counts_builds,
                                  swaps=self.opened[p])
         candidates.extend(Discard(p, c) for c in self._distinct(p))
-        # Listed lays keep a barred player clear of a dead end (one card they may not discard).
-        self._strict = True
-        try:
-            acts.extend(a for a in candidates if self._ok(a))
-        finally:
-            self._strict = False
+        for a in candidates:
+            self._keep_if_legal(a, acts)
         return acts
+
+    def _keep_if_legal(self, action: Action, acts: list[Action]) -> None:
+        """List ``action`` if it is legal, keeping its check's plan for :meth:`apply`."""
+        try:
+            plan = self._check(action)
+        except HoolaError:
+            return
+        acts.append(action)
+        if plan is not None:
+            self._plans[id(action)] = plan
 
     def _distinct(self, p: int) -> list[int]:
         return [c for c in range(JOKER + 1) if self.hands[p][c]]
-
-    def _ok(self, action: Action) -> bool:
-        try:
-            self._check(action)
-        except HoolaError:
-            return False
-        return True
 
     def resolve(self, decisions: Sequence[Action]) -> Action | None:
         """Which decision stands: a warning or the dealer's upcard swap comes before the turn."""
@@ -290,9 +292,19 @@ class DealState(Verbs):
         return True
 
     def apply(self, action: Action) -> Action:
-        """Check and apply ``action``; return the record appended to the history."""
-        plan = self._check(action)
+        """Check and apply ``action``; return the record appended to the history.
+
+        An action taken from this moment's own legal list (the very object, as bots and
+        interfaces pass it back) was checked when it was listed: its plan is used as it is.
+        """
+        listed = self._cache.get(action.player) if type(action) in _ACTIONS \
+            and type(action.player) is int else None
+        if listed is not None and any(x is action for x in listed):
+            plan = self._plans.get(id(action))
+        else:
+            plan = self._check(action)
         self._cache.clear()
+        self._plans.clear()
         record = self._do(action, plan)
         self.history.append(record)
         self._public.append(Draw(record.player) if isinstance(record, Draw) else record)
@@ -712,13 +724,13 @@ class DealState(Verbs):
             self.hands[p][JOKER] -= from_hand
             self.sizes[p] -= len(naturals) + from_hand
             if isinstance(a, NewMeld):
-                self.melds.append(meld)
+                self.melds += (meld,)
                 self.next_id += 1
             else:
-                self.melds = [meld if m.id == meld.id else m for m in self.melds]
+                self.melds = tuple(meld if m.id == meld.id else m for m in self.melds)
             self.turn = turn
-            if opened:
-                self.opened[p] = True
+            if opened and not self.opened[p]:
+                self.opened = put(self.opened, p, True)
             if isinstance(a, Add):
                 return Add(p, a.card, meld_id=meld.id)
             if isinstance(a, Swap):
@@ -846,8 +858,8 @@ class DealState(Verbs):
             player=player, names=self.names, rules=self.rules, dealer=self.dealer,
             phase=self.phase, current=self.current, drawn=self.drawn,
             hand=self.hand(player), hand_sizes=tuple(self.sizes), standing=self.standing,
-            opened=tuple(self.opened), melds=tuple(self.melds), discards=tuple(self.discards),
-            stock_size=len(self.stock), history=tuple(self._public),
+            opened=self.opened, melds=self.melds, discards=tuple(self.discards),
+            stock_size=len(self.stock), history=Prefix(self._public),
             legal=tuple(self._legal_cached(player)),
             can_pass=player in self.actors() and player != self.current,
             turn=self.turn, first=self.first, swap_window=self.swap_window, warner=self.warner,

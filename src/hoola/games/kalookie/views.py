@@ -6,6 +6,7 @@ records are shared), and draws itself as a :class:`~hoola.core.table.Table` for 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from hoola.core.cards import format_card
@@ -47,7 +48,7 @@ class View(NamedTuple):
     melds: tuple[Meld, ...]
     discards: tuple[int, ...]
     stock_size: int
-    history: tuple[Action, ...]
+    history: Sequence[Action]
     legal: tuple[Action, ...]
     can_pass: bool
     turn: Turn

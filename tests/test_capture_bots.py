@@ -136,7 +136,7 @@ def second_phase(hands: list[str], moves: list[str], dirty: list[bool],
                  dealer: int = 0) -> DealState:
     """A Ristiklappi position after the stock is gone (the hands as given), sides dirty."""
     state = position("ristiklappi", hands, [], dealer)
-    state.stock, state.phase1, state.dirty = [], False, dirty
+    state.stock, state.phase1, state.dirty = [], False, tuple(dirty)
     for m in moves:
         state.apply(state.parse(m))
     return state

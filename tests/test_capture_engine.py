@@ -92,11 +92,11 @@ def end_hand(state: DealState, captured: Sequence[str], tricks: Sequence[int], l
     last-trick winner: a hand-made position for the scoring rules."""
     state.hands = [[] for _ in range(state.n)]
     state.stock, state.leftover, state.trick = [], [], []
-    state.captured = [cards(c) for c in captured]
-    state.tricks = list(tricks)
+    state.captured = tuple(tuple(cards(c)) for c in captured)
+    state.tricks = tuple(tricks)
     state.last_winner = last
-    state.dirty = list(dirty or state.dirty)
-    state.cleaned = list(cleaned or state.cleaned)
+    state.dirty = tuple(dirty or state.dirty)
+    state.cleaned = tuple(cleaned or state.cleaned)
     state._start_trick(last)  # nobody holds a card: the hand is scored
     assert state.result is not None
     return state
@@ -154,7 +154,7 @@ def test_fighting_a_partner_winning_counts_as_not_the_leader() -> None:
     act(s, "C play Jh", "D play 2d", "A play 4c")
     assert s.deciding and s.winner == 3 and legal(s) == ["B stop", "B play 7c"]
     act(s, "B stop")
-    assert s.captured[1] == cards("5s 9h 5h 3c 5d Jh 2d 4c") and s.tricks == [0, 1]
+    assert list(s.captured[1]) == cards("5s 9h 5h 3c 5d Jh 2d 4c") and s.tricks == (0, 1)
     assert s.turn == 3 and s.leader == 3 and not s.trick  # the winner leads the next trick
     assert s.history[-1] == Stop(1)
 
@@ -162,7 +162,7 @@ def test_fighting_a_partner_winning_counts_as_not_the_leader() -> None:
 def test_the_trick_ends_by_itself_when_the_leader_wins_or_cannot_fight() -> None:
     s = act(deal("hola", HOLA4, HOLA4_STOCK), "B play Kc", "C play 9h", "D play Jc",
             "A play 3c")
-    assert s.tricks == [0, 1] and s.turn == 1 and not s.deciding  # the leader won: no stop
+    assert s.tricks == (0, 1) and s.turn == 1 and not s.deciding  # the leader won: no stop
     assert len(s.history) == 4  # a trick that ends by itself leaves no action
     # A leader who is not winning decides while holding the led rank or a wild ...
     s = deal("hola", ["3c 4c 8c 9c", "Ks 5d 8d Kc", "9h Jh Qh 6d", "Kh 3d Jc Qc"], HOLA4_STOCK)
@@ -171,7 +171,7 @@ def test_the_trick_ends_by_itself_when_the_leader_wins_or_cannot_fight() -> None
     # ... and without one the trick goes to its winner.
     s = deal("hola", ["3c 4c 8c 9c", "Ks 5d 8d 4d", "9h Jh Qh 6d", "Kh 3d Jc Qc"], HOLA4_STOCK)
     act(s, "B play Ks", "C play 9h", "D play Kh", "A play 3c")
-    assert not s.deciding and s.tricks == [0, 1] and s.turn == 3  # no K, no wild: D's trick
+    assert not s.deciding and s.tricks == (0, 1) and s.turn == 3  # no K, no wild: D's trick
     assert Stop(1) not in s.legal_actions(1)
 
 
@@ -181,7 +181,7 @@ def test_a_fight_goes_on_until_the_hands_are_empty() -> None:
         "B play 7s", "C play 8c", "D play 2h", "A play 5h",     # fight: D's wild, A's 5
         "B play 7h", "C play 9c", "D play 2d", "A play 3d",     # fight: D's wild
         "B play 7d", "C play Jc", "D play Kh", "A play 4d")     # B wins the last round
-    assert s.tricks == [0, 1] and len(s.captured[1]) == 16  # the hands emptied: B's trick
+    assert s.tricks == (0, 1) and len(s.captured[1]) == 16  # the hands emptied: B's trick
     assert all(len(h) == 4 for h in s.hands)  # each drew 4 at once
 
 
@@ -190,20 +190,20 @@ def test_leader_may_continue_always_lets_a_winning_leader_fight_or_stop() -> Non
     act(s, "B play 5s", "C play 9h", "D play Jc", "A play 3c")
     assert s.deciding and s.winner == 1 and legal(s) == ["B stop", "B play 5d", "B play 7c"]
     act(s, "B stop")
-    assert s.tricks == [0, 1] and s.turn == 1
+    assert s.tricks == (0, 1) and s.turn == 1
     s = deal("hola", HOLA4, HOLA4_STOCK)  # not-winning (the preset): the trick ends by itself
     act(s, "B play 5s", "C play 9h", "D play Jc", "A play 3c")
-    assert not s.deciding and s.tricks == [0, 1]
+    assert not s.deciding and s.tricks == (0, 1)
 
 
 def test_without_fighting_a_trick_is_one_round() -> None:
     s = act(deal("hola", HOLA4, HOLA4_STOCK, fighting=False), "B play 5s", "C play 9h",
             "D play 5h", "A play 3c")
-    assert s.tricks == [0, 1] and s.turn == 3
+    assert s.tricks == (0, 1) and s.turn == 3
     s = act(deal("ristikontra", ["2s 3s 4s 6s 8s 9s", "5s Kd Kc Kh 2h 3h"]), "B play 5s")
     refuse(s, "B stop", "out-of-turn")
     act(s, "A play 2s")
-    assert s.tricks == [0, 1]
+    assert s.tricks == (0, 1)
     assert "no fighting" in refuse(s, Stop(1), "no-fighting")
 
 
@@ -213,7 +213,7 @@ def test_sevens_are_not_wild_in_ristikontra_and_the_last_led_rank_wins() -> None
     act(s, "B play 5s", "C play 7d", "D play 5c")
     assert s.winner == 3
     act(s, "A play 5h")
-    assert s.tricks == [1, 0] and s.turn == 0
+    assert s.tricks == (1, 0) and s.turn == 0
 
 
 # -- draws ----------------------------------------------------------------------------------------
@@ -244,16 +244,16 @@ def test_a_short_stock_that_cannot_give_one_each_sets_its_cards_aside_for_the_la
 def test_a_short_stock_is_shared_equally_after_a_fight() -> None:
     s = tiny("hola", ["5c 9c", "5s 7d"], "Kd Qd As")
     act(s, "B play 5s", "A play 5c", "B play 7d", "A play 9c")  # a fight: both need two
-    assert s.tricks == [0, 1] and s.hands == [cards("Qd"), cards("Kd")]  # one each, B first
+    assert s.tricks == (0, 1) and s.hands == [cards("Qd"), cards("Kd")]  # one each, B first
     assert s.leftover == cards("As")
 
 
 def test_a_player_who_played_in_the_dark_draws_nothing() -> None:
     s = deal("ristikontra", ["2s 3s 4s 6s 8s 9s", "5s Kd Kc Kh 2h 3h"], "5d 7c 7d")
     act(s, "B dark")
-    assert s.trick == [(1, cards("5d")[0], True)] and s.darks == cards("5d")
+    assert s.trick == [(1, cards("5d")[0], True)] and list(s.darks) == cards("5d")
     act(s, "A play 2s")
-    assert s.tricks == [0, 1]
+    assert s.tricks == (0, 1)
     assert s.hands[1] == cards("5s Kd Kc Kh 2h 3h")  # B drew nothing
     assert s.hands[0] == cards("3s 4s 6s 8s 9s 7c")  # A drew the top card
     assert s.stock[-1] == cards("7d")[0]
@@ -262,7 +262,7 @@ def test_a_player_who_played_in_the_dark_draws_nothing() -> None:
 def test_a_dark_card_of_the_led_rank_takes_the_trick() -> None:
     s = deal("ristikontra", ["2s 3s 4s 6s 8s 9s", "5s Kd Kc Kh 2h 3h"], "5d 7c 7d")
     act(s, "B play 5s", "A dark")
-    assert s.tricks == [1, 0] and s.turn == 0
+    assert s.tricks == (1, 0) and s.turn == 0
 
 
 # -- scoring --------------------------------------------------------------------------------------
@@ -423,7 +423,7 @@ def test_ristiklappi_a_queen_won_in_the_first_phase_dirties_and_a_king_without_o
     # Two players, one card each: T1 (stock left) is the first phase, T2 the second.
     s = tiny("ristiklappi", ["3c", "Qs"], "Kd 4c")
     act(s, "B play Qs", "A play 3c")
-    assert s.dirty == [False, True] and s.cleaned == [False, False] and not s.phase1
+    assert s.dirty == (False, True) and s.cleaned == (False, False) and not s.phase1
     act(s, "B play Kd", "A play 4c")  # B drew Kd: a king and no queen in the second phase
     r = s.result
     assert r is not None and r.clean == (True, True) and r.outcome == "win"
@@ -643,7 +643,7 @@ def test_the_fourth_king_may_be_turned_in_the_dark() -> None:
     act(s, "B play Ks", "A play 2s", "B play Kh", "A play 3s", "B play Kd", "A play 4s")
     assert s.kings_played == 3 and s.stock[-1] == cards("Kc")[0]
     act(s, "B dark")  # the fourth king, turned up
-    assert s.kings_played == 4 and s.darks == cards("Kc") and s.winner == 1
+    assert s.kings_played == 4 and list(s.darks) == cards("Kc") and s.winner == 1
 
 
 def test_the_last_king_bar_holds_through_a_first_phase_trick_and_binds_fighting() -> None:
@@ -653,7 +653,7 @@ def test_the_last_king_bar_holds_through_a_first_phase_trick_and_binds_fighting(
     assert s.kings == 3
     act(s, "B play Ks", "A play 2s")  # B draws 5s, A 6s
     act(s, "B dark")
-    assert s.darks == cards("Kd") and not s.stock and s.phase1
+    assert list(s.darks) == cards("Kd") and not s.stock and s.phase1
     refuse(s, "A play Kc", "fourth-king")
     assert legal(s) == ["A play 6s"]
     act(s, "A play 6s", "B play 4s")
@@ -661,7 +661,7 @@ def test_the_last_king_bar_holds_through_a_first_phase_trick_and_binds_fighting(
     # With fighting on (options), the last king is no fighting card in the first phase.
     s = tiny("hola", ["Kc 8s", "Ks Kd"], "5s 6s 7s 9s", phases=True)
     act(s, "B play Ks", "A play Kc")
-    assert not s.deciding and s.tricks == [1, 0]
+    assert not s.deciding and s.tricks == (1, 0)
     s = tiny("hola", ["Kc 8s", "Ks Kd"], "5s 6s 7s 9s")
     act(s, "B play Ks", "A play Kc")
     assert s.deciding and legal(s) == ["B stop", "B play Kd"]

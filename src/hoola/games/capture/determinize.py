@@ -50,22 +50,22 @@ def world(view: View, cards: Sequence[int]) -> DealState:
     s = object.__new__(DealState)
     s.base = s.rules = view.rules
     s.names, s.n = view.names, len(view.names)
-    s.sides, s.side_of = view.sides, list(view.side_of)
+    s.sides, s.side_of = view.sides, view.side_of
     s.teams = view.sides if len(view.sides) < s.n else None
     s.dealer = view.dealer
     s.dealt, s.stock_dealt = tuple(tuple(h) for h in hands), tuple(stock)
     s.hands, s.stock, s.leftover = hands, list(reversed(stock)), leftover
-    s.captured = [list(c) for c in view.captured]
-    s.tricks = list(view.tricks)
-    s.history, s.darks = list(view.history), list(view.darks)
+    s.captured, s.tricks = view.captured, view.tricks
+    s.history, s.darks = list(view.history), view.darks
     s.signals, s.signaled = list(view.signals), view.signaled
-    s.leads, s.trick, s.taken = list(view.leads), list(view.trick), list(view.taken)
+    s.leads, s.trick, s.taken = view.leads, list(view.trick), view.taken
     s.last_winner, s.leader, s.winner, s.led = view.last_winner, view.leader, view.winner, \
         view.led
     s.queue, s.deciding, s.phase1 = list(view.queue), view.deciding, view.phase1
     s.kings_played = view.kings_played
     s.kings = sum(1 for c in view.rules.pack() if c % 13 == 12)
-    s.dirty, s.cleaned = list(view.dirty), list(view.cleaned)
+    s.dirty, s.cleaned = view.dirty, view.cleaned
     s.result, s.rng = view.result, None
     s.standing, s.carry = view.standing, view.carry
+    s._listed = None
     return s

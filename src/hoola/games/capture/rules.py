@@ -254,12 +254,16 @@ class Rules:
     def for_players(self, players: int) -> Rules:
         """The rules a table of ``players`` plays: the preset's changes for that many players
         (Hola for six, Sedma for three) where no option was given explicitly."""
-        changes = PLAYER_CHANGES.get(self.preset_name, {}).get(players, {})
-        given = self.overrides()
-        kept = {k: v for k, v in changes.items() if k not in given}
-        if not kept:
-            return self
-        return dataclasses.replace(self, **kept)
+        key = (self, players)
+        found = _FOR_PLAYERS.get(key)
+        if found is None:
+            changes = PLAYER_CHANGES.get(self.preset_name, {}).get(players, {})
+            given = self.overrides()
+            kept = {k: v for k, v in changes.items() if k not in given}
+            found = dataclasses.replace(self, **kept) if kept else self
+            if len(_FOR_PLAYERS) < _KEPT:
+                _FOR_PLAYERS[key] = found
+        return found
 
     # -- derived values -----------------------------------------------------------------------
 
@@ -276,10 +280,15 @@ class Rules:
 
     def pack(self) -> list[int]:
         """The cards dealt, in canonical order (the removed ones left out)."""
-        cards = self.full_pack()
-        for c in self.removed:
-            cards.remove(c)
-        return cards
+        cards = _PACKS.get(self)
+        if cards is None:
+            left = self.full_pack()
+            for c in self.removed:
+                left.remove(c)
+            cards = tuple(left)
+            if len(_PACKS) < _KEPT:
+                _PACKS[self] = cards
+        return list(cards)
 
     def points_of(self, card: int) -> int:
         """The card points of ``card``."""
@@ -297,6 +306,12 @@ class Rules:
         if players * effective.hand_size > len(effective.pack()):
             raise RulesError(f"{players} hands of {effective.hand_size} cards need more than the "
                              f"{len(effective.pack())} cards of the pack", "bad-player-count")
+
+
+# Worked out once per rules: every new hand asks for them (they were a quarter of a random hand).
+_KEPT = 256
+_FOR_PLAYERS: dict[tuple[Rules, int], Rules] = {}
+_PACKS: dict[Rules, tuple[int, ...]] = {}
 
 
 def teams_for(players: int) -> tuple[tuple[int, ...], ...] | None:

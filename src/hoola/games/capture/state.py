@@ -23,6 +23,7 @@ from typing import Any
 from hoola.core.cards import format_card, rank_of
 from hoola.core.errors import IllegalActionError, NotationError, OutOfTurnError
 from hoola.core.game import Outcome
+from hoola.core.prefix import put
 from hoola.games.capture.actions import Action, Dark, Play, Say, Stop, format_action, parse_action
 from hoola.games.capture.rules import SIGNALS, Rules, teams_for
 
@@ -71,10 +72,8 @@ class DealState:
         teams = teams_for(self.n)
         self.sides: tuple[tuple[int, ...], ...] = teams if teams is not None else \
             tuple((q,) for q in range(self.n))
-        self.side_of = [0] * self.n
-        for i, side in enumerate(self.sides):
-            for q in side:
-                self.side_of[q] = i
+        self.side_of = tuple(next(i for i, side in enumerate(self.sides) if q in side)
+                             for q in range(self.n))
         self.teams = teams
         if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < self.n:
             raise NotationError(f"dealer {dealer!r} is not a seat at this table of {self.n}",
@@ -88,15 +87,18 @@ class DealState:
         self.hands = [list(h) for h in hands]
         self.stock = list(reversed(stock))  # the top card last, for pop()
         self.leftover: list[int] = []
-        self.captured: list[list[int]] = [[] for _ in self.sides]
-        self.tricks = [0] * len(self.sides)
+        # What only grows once a trick (the piles, the trick counts, the leads, the tricks taken,
+        # the darks) is kept in tuples replaced when they change, so that views and copies share
+        # them instead of copying them.
+        self.captured: tuple[tuple[int, ...], ...] = ((),) * len(self.sides)
+        self.tricks = (0,) * len(self.sides)
         self.history: list[Action] = []
-        self.darks: list[int] = []  # the card each Dark in the history turned up
+        self.darks: tuple[int, ...] = ()  # the card each Dark in the history turned up
         self.signals: list[tuple[int, str]] = []  # (seat, word) in this trick
         self.signaled = False
-        self.leads: list[tuple[int, int]] = []  # (leader, led rank) of every trick begun
+        self.leads: tuple[tuple[int, int], ...] = ()  # (leader, led rank) of every trick begun
         self.trick: list[tuple[int, int, bool]] = []  # (seat, card, in the dark)
-        self.taken: list[tuple[int, ...]] = []  # the cards of each finished trick
+        self.taken: tuple[tuple[int, ...], ...] = ()  # the cards of each finished trick
         self.last_winner: int | None = None
         self.leader = (dealer + 1) % self.n
         self.winner = self.leader
@@ -106,12 +108,13 @@ class DealState:
         self.phase1 = True
         self.kings_played = 0
         self.kings = sum(1 for c in self.rules.pack() if rank_of(c) == KING)
-        self.dirty = [False] * len(self.sides)
-        self.cleaned = [False] * len(self.sides)
+        self.dirty = (False,) * len(self.sides)
+        self.cleaned = (False,) * len(self.sides)
         self.result: Result | None = None
         self.rng: random.Random | None = None
         self.standing: tuple[int, ...] = (0,) * len(self.sides)  # the match score before
         self.carry = 0
+        self._listed: list[Action] | None = None  # the turn's legal actions, once asked
         self._start_trick(self.leader)
 
     # -- construction -------------------------------------------------------------------------
@@ -160,17 +163,11 @@ class DealState:
         new.hands = [list(h) for h in self.hands]
         new.stock = list(self.stock)
         new.leftover = list(self.leftover)
-        new.captured = [list(c) for c in self.captured]
-        new.tricks = list(self.tricks)
         new.history = list(self.history)
-        new.darks = list(self.darks)
         new.signals = list(self.signals)
-        new.leads = list(self.leads)
         new.trick = list(self.trick)
-        new.taken = list(self.taken)
         new.queue = list(self.queue)
-        new.dirty = list(self.dirty)
-        new.cleaned = list(self.cleaned)
+        new._listed = None
         return new
 
     # -- the interface ------------------------------------------------------------------------
@@ -194,8 +191,17 @@ class DealState:
 
     def legal_actions(self, player: int) -> list[Action]:
         """Every action ``player`` may take now (empty when not their turn, or not a seat)."""
+        return list(self.listed(player))
+
+    def listed(self, player: int) -> Sequence[Action]:
+        """:meth:`legal_actions` as the state keeps it until the next action (not a copy)."""
         if not self._is_seat(player) or player != self.turn:
-            return []
+            return ()
+        if self._listed is None:
+            self._listed = self._legal(player)
+        return self._listed
+
+    def _legal(self, player: int) -> list[Action]:
         out: list[Action] = []
         if self.deciding:
             out.append(Stop(player))
@@ -281,8 +287,14 @@ class DealState:
             raise self._why_not(p, card)
 
     def apply(self, action: Any) -> Action:
-        """Check and apply ``action``; return it (as appended to the history)."""
-        self.verify(action)
+        """Check and apply ``action``; return it (as appended to the history).
+
+        An action taken from this moment's own legal list (the very object, as bots and
+        interfaces pass it back) is known to be legal and is not checked again.
+        """
+        listed = self._listed
+        if listed is None or not any(x is action for x in listed):
+            self.verify(action)
         self._do(action)
         return action  # type: ignore[no-any-return]
 
@@ -400,6 +412,7 @@ class DealState:
         self.leader = self.winner = self.queue[0]
 
     def _do(self, action: Action) -> None:
+        self._listed = None
         self.history.append(action)
         if isinstance(action, Say):
             self.signaled = True
@@ -412,7 +425,7 @@ class DealState:
         p = action.player
         if isinstance(action, Dark):
             card = self.stock.pop()
-            self.darks.append(card)
+            self.darks += (card,)
         else:
             card = action.card
             self.hands[p].remove(card)
@@ -425,7 +438,7 @@ class DealState:
         if not self.trick:
             self.led = rank
             self.winner = p
-            self.leads.append((p, rank))
+            self.leads += ((p, rank),)
         elif rank == self.led or rank in self.rules.wilds:
             self.winner = p
         self.trick.append((p, card, dark))
@@ -452,16 +465,16 @@ class DealState:
         winner = self.winner
         side = self.side_of[winner]
         cards = tuple(c for _, c, _ in self.trick)
-        self.captured[side].extend(cards)
-        self.taken.append(cards)
-        self.tricks[side] += 1
+        self.captured = put(self.captured, side, self.captured[side] + cards)
+        self.taken += (cards,)
+        self.tricks = put(self.tricks, side, self.tricks[side] + 1)
         self.last_winner = winner
         if self.rules.phases:
             ranks = {rank_of(c) for c in cards}
             if self.phase1 and QUEEN in ranks:
-                self.dirty[side] = True
+                self.dirty = put(self.dirty, side, True)
             if not self.phase1 and KING in ranks and QUEEN not in ranks:
-                self.cleaned[side] = True
+                self.cleaned = put(self.cleaned, side, True)
         self._draw(winner)
         self._start_trick(winner)
 
@@ -489,7 +502,8 @@ class DealState:
         rules = self.rules
         last = self.last_winner if self.last_winner is not None else self.leader
         last_side = self.side_of[last]
-        self.captured[last_side].extend(self.leftover)
+        self.captured = put(self.captured, last_side,
+                            self.captured[last_side] + tuple(self.leftover))
         self.leftover = []  # with the last trick now: every card is in exactly one place
         k = len(self.sides)
         card_points = [sum(rules.points_of(c) for c in cs) for cs in self.captured]

@@ -7,9 +7,11 @@ stock is gone where the rules show it (Sedmice), and the stock is unseen.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from hoola.core.cards import RANKS, format_card, format_cards
+from hoola.core.prefix import Prefix
 from hoola.core.table import Moment, Score, Table, Zone
 from hoola.games.capture.actions import Action, Dark, format_action
 from hoola.games.capture.rules import Rules
@@ -53,7 +55,7 @@ class View(NamedTuple):
     kings_played: int
     dirty: tuple[bool, ...]
     cleaned: tuple[bool, ...]
-    history: tuple[Action, ...]
+    history: Sequence[Action]
     darks: tuple[int, ...]
     signals: tuple[tuple[int, str], ...]
     signaled: bool
@@ -238,15 +240,14 @@ def _shown(state: DealState, player: int) -> tuple[tuple[int, tuple[int, ...]], 
 def view_of(state: DealState, player: int) -> View:
     """``player``'s view of ``state``, its values shared, not copied, where they are frozen."""
     return View(
-        player, state.names, state.rules, state.dealer, state.sides, tuple(state.side_of),
+        player, state.names, state.rules, state.dealer, state.sides, state.side_of,
         tuple(state.hands[player]), _shown(state, player), tuple(len(h) for h in state.hands),
         len(state.stock), len(state.leftover), tuple(state.trick), state.led, state.leader,
-        state.winner, state.deciding, state.turn, tuple(state.queue),
-        tuple(tuple(c) for c in state.captured),
-        tuple(state.tricks), tuple(state.taken), state.last_winner, tuple(state.leads),
-        state.phase1, state.kings_played, tuple(state.dirty), tuple(state.cleaned),
-        tuple(state.history), tuple(state.darks), tuple(state.signals), state.signaled,
-        tuple(state.legal_actions(player)), state.result, state.standing, state.carry)
+        state.winner, state.deciding, state.turn, tuple(state.queue), state.captured,
+        state.tricks, state.taken, state.last_winner, state.leads,
+        state.phase1, state.kings_played, state.dirty, state.cleaned,
+        Prefix(state.history), state.darks, tuple(state.signals), state.signaled,
+        tuple(state.listed(player)), state.result, state.standing, state.carry)
 
 
 def played_cards(view: View) -> list[int]:

@@ -73,7 +73,7 @@ def test_a_refused_action_is_reported_with_its_rule() -> None:
     ("format = 1", "format must be"),
     ('format = "hoola-record/1"\nrules = "british"\nplayers = ["A", "B"]', "game must be"),
     (HEAD.replace('["A", "B"]', '["A", "A"]'), "distinct"),
-    (HEAD.replace('["A", "B"]', '["A\\n", "B"]'), "names made of"),
+    (HEAD.replace('["A", "B"]', '["A\\n", "B"]'), "names of letters"),
     (HEAD + "colour = 1\n", "unknown top-level key 'colour'"),
     (HEAD + "[options]\naces = \"low\"\n", "aces = 'low'"),
     (HEAD.replace("british", "pagat"), "unknown Kalookie preset"),

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -24,7 +25,9 @@ __all__ = [
     "FORMAT",
     "MAX_DIGITS",
     "MAX_FILE_BYTES",
+    "TOP_KEYS",
     "Verdict",
+    "check_header",
     "format_number",
     "game_name_of",
     "parse_toml",
@@ -42,6 +45,54 @@ MAX_FILE_BYTES = 4 * 1024 * 1024
 """The largest record file read: 4 MiB (a 1,000-deal match takes about 1.5 MiB)."""
 MAX_DIGITS = 100
 """The most digits of a number's numerator and of its denominator (a decimal exponent counts)."""
+
+
+TOP_KEYS = ("format", "game", "rules", "players", "options", "deal", "match")
+"""The top-level keys of a record (records.md); a game reads the deals and the match."""
+
+
+def check_header(data: Any, *, game: str, title: str, rules_type: Any, default_preset: str,
+                 name_re: re.Pattern[str], most_players: int,
+                 most_deals: int) -> tuple[Any, list[str], list[dict[str, Any]]]:
+    """The rules, players and deal tables of a record of ``game`` whose top level is well
+    formed; a RecordError naming the first thing that is not.
+
+    ``title`` names the game in messages ("Kalookie", "capture-game"); ``rules_type`` is the
+    game's Rules class (``from_options(preset, options)`` and ``check_players(n)``).
+    """
+    if not isinstance(data, Mapping):
+        raise RecordError("a record is a TOML table", "bad-record")
+    unknown = sorted(str(k) for k in set(data) - set(TOP_KEYS))
+    if unknown:
+        raise RecordError(f"unknown top-level key {shown(unknown[0])}", "bad-record")
+    if data.get("format") != FORMAT:
+        raise RecordError(f"format must be {FORMAT!r}", "bad-format")
+    if data.get("game") != game:
+        raise RecordError(f"game must be {game!r} for a {title} record", "bad-game")
+    players = data.get("players")
+    if not isinstance(players, list) or not 2 <= len(players) <= most_players or not all(
+            isinstance(p, str) and name_re.fullmatch(p) for p in players):
+        raise RecordError(f"players must be a list of 2 to {most_players} names of letters, "
+                          "digits, _ and - (at most 64 characters)", "bad-record")
+    if len(set(players)) != len(players):
+        raise RecordError("players must have distinct names", "bad-record")
+    preset = data.get("rules", default_preset)
+    options = data.get("options", {})
+    if not isinstance(preset, str):
+        raise RecordError(f"rules must be the name of a {title} preset", "bad-record")
+    if not isinstance(options, dict):
+        raise RecordError("[options] must be a table", "bad-record")
+    try:
+        rules = rules_type.from_options(preset, options)
+        rules.check_players(len(players))
+    except HoolaError as exc:
+        raise RecordError(exc.message, exc.code) from exc
+    deals = data.get("deal", [])
+    if not isinstance(deals, list) or not all(isinstance(d, dict) for d in deals):
+        raise RecordError("deals are written as [[deal]] tables", "bad-record")
+    if len(deals) > most_deals:
+        raise RecordError(f"a record holds at most {most_deals:,} deals", "bad-record")
+    return rules, players, deals
 
 
 def shown(value: Any) -> str:

@@ -25,8 +25,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from hoola.core.cards import format_card, format_cards, parse_cards
-from hoola.core.errors import HoolaError, RecordError, RulesError
-from hoola.core.records import FORMAT, printable, shown, toml_value
+from hoola.core.errors import HoolaError, RecordError
+from hoola.core.records import FORMAT, check_header, printable, shown, toml_value
 from hoola.games.capture.actions import NAME_RE, Dark
 from hoola.games.capture.match import Match
 from hoola.games.capture.rules import Rules
@@ -35,7 +35,6 @@ from hoola.games.capture.state import DealState
 __all__ = ["check", "dumps", "record_of", "resume", "start", "tell", "verify"]
 
 GAME = "capture"
-_TOP = ("format", "game", "rules", "players", "options", "deal", "match")
 _DEAL = ("dealer", "seed", "hands", "stock", "actions", "result")
 _RESULT = ("end", "points", "game_points", "tricks", "hola", "clean", "outcome", "illegal")
 _BY_SIDE = ("points", "game_points", "tricks", "clean")
@@ -53,38 +52,9 @@ def _bad(message: str, code: str = "bad-record") -> RecordError:
 
 def check(data: Any) -> tuple[Rules, list[str]]:
     """The rules and players of a well-formed record; a RecordError for a malformed one."""
-    if not isinstance(data, Mapping):
-        raise _bad("a record is a TOML table")
-    unknown = sorted(str(k) for k in set(data) - set(_TOP))
-    if unknown:
-        raise _bad(f"unknown top-level key {shown(unknown[0])}")
-    if data.get("format") != FORMAT:
-        raise _bad(f"format must be {FORMAT!r}", "bad-format")
-    if data.get("game") != GAME:
-        raise _bad(f"game must be {GAME!r} for a capture-game record", "bad-game")
-    players = data.get("players")
-    if not isinstance(players, list) or not 2 <= len(players) <= 7 or not all(
-            isinstance(p, str) and NAME_RE.fullmatch(p) for p in players):
-        raise _bad("players must be a list of 2 to 7 names of letters, digits, _ and - (at most "
-                   "64 characters)")
-    if len(set(players)) != len(players):
-        raise _bad("players must have distinct names")
-    preset = data.get("rules", "hola")
-    options = data.get("options", {})
-    if not isinstance(preset, str):
-        raise _bad("rules must be the name of a capture-game preset")
-    if not isinstance(options, dict):
-        raise _bad("[options] must be a table")
-    try:
-        rules = Rules.from_options(preset, options)
-        rules.check_players(len(players))
-    except RulesError as exc:
-        raise RecordError(exc.message, exc.code) from exc
-    deals = data.get("deal", [])
-    if not isinstance(deals, list) or not all(isinstance(d, dict) for d in deals):
-        raise _bad("deals are written as [[deal]] tables")
-    if len(deals) > MAX_DEALS:
-        raise _bad(f"a record holds at most {MAX_DEALS:,} deals")
+    rules, players, deals = check_header(
+        data, game=GAME, title="capture-game", rules_type=Rules, default_preset="hola",
+        name_re=NAME_RE, most_players=7, most_deals=MAX_DEALS)
     sides = Match(rules, players).labels
     for i, d in enumerate(deals, 1):
         _check_deal(d, players, sides, f"deal {i}")

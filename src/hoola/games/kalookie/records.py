@@ -28,7 +28,8 @@ from fractions import Fraction
 from typing import Any
 
 from hoola.core.cards import format_card
-from hoola.core.errors import HoolaError, RecordError, RulesError
+from hoola.core.errors import HoolaError, RecordError
+from hoola.core.records import FORMAT, check_header
 from hoola.games.kalookie.actions import NAME_RE
 from hoola.games.kalookie.amounts import format_number, read_number
 from hoola.games.kalookie.cards import JOKER, format_tokens, parse_tokens
@@ -41,9 +42,7 @@ from hoola.games.kalookie.state import DealState
 __all__ = ["FORMAT", "GAME", "check", "dumps", "loads", "record_of", "resume", "start_deal",
            "verify"]
 
-FORMAT = "hoola-record/1"
 GAME = "kalookie"
-_TOP = ("format", "game", "rules", "players", "options", "deal", "match")
 _DEAL = ("dealer", "seed", "hands", "upcard", "stock", "restock", "cut", "actions", "result")
 _RESULT = ("end", "winner", "penalty", "payments", "illegal")
 _MATCH = ("penalty", "out", "pool", "winner", "totals")
@@ -76,37 +75,9 @@ def loads(text: str) -> dict[str, Any]:
 
 def check(data: Any) -> tuple[Rules, list[str]]:
     """The rules and players of a well-formed record; a RecordError for a malformed one."""
-    if not isinstance(data, Mapping):
-        raise _bad("a record is a TOML table")
-    unknown = sorted(str(k) for k in set(data) - set(_TOP))
-    if unknown:
-        raise _bad(f"unknown top-level key {unknown[0]!r}")
-    if data.get("format") != FORMAT:
-        raise RecordError(f"format must be {FORMAT!r}", "bad-format")
-    if data.get("game") != GAME:
-        raise RecordError(f"game must be {GAME!r} for a Kalookie record", "bad-game")
-    players = data.get("players")
-    if not isinstance(players, list) or not 2 <= len(players) <= 8 or not all(
-            isinstance(p, str) and NAME_RE.fullmatch(p) for p in players):
-        raise _bad("players must be a list of 2 to 8 names made of letters, digits, _ and -")
-    if len(set(players)) != len(players):
-        raise _bad("players must have distinct names")
-    preset = data.get("rules", "british")
-    options = data.get("options", {})
-    if not isinstance(preset, str):
-        raise _bad("rules must be the name of a Kalookie preset")
-    if not isinstance(options, dict):
-        raise _bad("[options] must be a table")
-    try:
-        rules = Rules.from_options(preset, options)
-        rules.check_players(len(players))
-    except RulesError as exc:
-        raise RecordError(exc.message, exc.code) from exc
-    deals = data.get("deal", [])
-    if not isinstance(deals, list) or not all(isinstance(d, dict) for d in deals):
-        raise _bad("deals are written as [[deal]] tables")
-    if len(deals) > MAX_DEALS:
-        raise _bad(f"a record holds at most {MAX_DEALS} deals")
+    rules, players, deals = check_header(
+        data, game=GAME, title="Kalookie", rules_type=Rules, default_preset="british",
+        name_re=NAME_RE, most_players=8, most_deals=MAX_DEALS)
     for i, d in enumerate(deals, 1):
         _check_deal(d, players, f"deal {i}")
     if "match" in data:

@@ -582,7 +582,7 @@ class Out:
                 pass
             else:
                 # Wide enough for every table when the output goes to a file or a pipe.
-                self.console = Console(width=None if sys.stdout.isatty() else 140)
+                self.console = Console(width=None if sys.stdout.isatty() else 200)
 
     def line(self, text: str = "") -> None:
         """Print one line of text."""
@@ -600,8 +600,8 @@ class Out:
 
             t = Table(title=title, caption=note or None, title_justify="left",
                       caption_justify="left")
-            for i, h in enumerate(headers):
-                t.add_column(h, justify="left" if i == 0 else "right")
+            for i, h in enumerate(headers):  # a narrow terminal folds cells, never cuts them
+                t.add_column(h, justify="left" if i == 0 else "right", overflow="fold")
             for row in rows:
                 t.add_row(*row)
             self.console.print()
@@ -962,7 +962,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                               *(w for w in ours if w.engine == "capture")],
                              tricks, args.tricks, out)
 
-    headline = vs_gin.get("hoola 4p")
+    headline = vs_gin.get("hoola pagat 4p")
     if headline:
         out.line("Headline, Hoola 4p ÷ gin_rummy (Python loop, cloned state), decisions/s: "
                  f"{ratio_cell(headline['wall/py-clone'])} by wall clock, "

@@ -218,7 +218,8 @@ def test_ratios_pair_the_rounds_of_the_same_run() -> None:
     assert run.ratio_cell(entry) == "0.67 (0.25-2.00)"
 
 
-def test_run_writes_every_round_and_its_ratios(tmp_path: Path) -> None:
+def test_run_writes_every_round_and_its_ratios(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("pyspiel")
     run = _module("run")
     out = tmp_path / "bench.json"
@@ -240,6 +241,9 @@ def test_run_writes_every_round_and_its_ratios(tmp_path: Path) -> None:
     assert entry["ratio"] == pytest.approx(statistics.median(rate[0]) /
                                            statistics.median(rate[1]))
     assert data["load_average"]["start"] is not None
+    printed = capsys.readouterr().out
+    assert "Headline, Hoola 4p ÷ gin_rummy (Python loop, cloned state), decisions/s: " \
+        f"{run.ratio_cell(entry)} by wall clock" in printed
 
 
 # -- command lines ------------------------------------------------------------------------------

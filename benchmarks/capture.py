@@ -1,9 +1,9 @@
-"""Workloads for ``run.py``: random capture-game hands and an OpenSpiel trick-taking reference.
+"""Workloads for ``run.py``: random capture-game hands.
 
 A capture hand is played through the generic interface every game implements (``actors()``,
-``legal_actions(seat)``, ``apply``), a uniformly random legal action at every decision, which is
-how the OpenSpiel references are driven from Python too (``legal_actions()``, ``apply_action``).
-A game function plays one whole game from seed ``i`` and returns (player decisions, end type).
+``legal_actions(seat)``, ``apply``), a uniformly random legal action at every decision: the loop
+OpenSpiel's games are driven by from Python (``legal_actions()``, ``apply_action``). A game
+function plays one whole hand from seed ``i`` and returns (player decisions, forced ones, end).
 """
 
 from __future__ import annotations
@@ -13,12 +13,9 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-GameFn = Callable[[int], tuple[int, str]]
+Play = Callable[[int], tuple[int, int, str]]
 
 PRESETS = ("hola", "sedma", "sedmice", "sedmice-croatian", "ristikontra", "ristiklappi")
-TRICK_GAMES = ("hearts", "spades", "euchre", "skat")
-"""OpenSpiel trick-taking games whose chance nodes (the deal) are uniform, so that a uniform
-choice of ``legal_actions()`` samples them as ``chance_outcomes()`` would, only cheaper."""
 
 
 def capture_players(preset: str) -> tuple[int, ...]:
@@ -28,64 +25,33 @@ def capture_players(preset: str) -> tuple[int, ...]:
     return tuple(game.rules(preset).player_counts)
 
 
-def capture_game(preset: str, players: int, mode: str) -> GameFn:
-    """Random hands of ``preset``: a new deal per game (``new``) or a copy of one (``cloned``).
+def capture_game(preset: str, players: int, keep: list[Any] | None = None) -> Play:
+    """Random hands of ``preset``, each a new deal from seed ``i`` (construction, shuffle, deal);
+    finished hands are appended to ``keep`` when given (for tests).
 
     Decisions are the record's actions, ``len(state.history)``: plays, plays in the dark, stops
-    and Sedmice's signals (dealing and refilling from the stock are not actions).
+    and Sedmice's signals (dealing and refilling from the stock are not actions). One seat acts
+    at a time and nobody passes, so a decision is forced when the seat has one legal action.
     """
     registry = importlib.import_module("hoola.core.registry")
     game = registry.get_game("capture")
     rules = game.rules(preset)
     names = [f"P{i}" for i in range(players)]
     new_deal = game.new_deal
-    template = new_deal(rules, names, seed=0)
-    fresh = mode == "new"
 
-    def play(seed: int) -> tuple[int, str]:
+    def play(seed: int) -> tuple[int, int, str]:
         choice = random.Random(seed).choice
-        state = new_deal(rules, names, seed=seed) if fresh else template.copy()
+        state = new_deal(rules, names, seed=seed)
         actors, legal, apply = state.actors, state.legal_actions, state.apply
+        forced = 0
         while not state.is_over:
             (seat,) = actors()  # one seat acts at a time in the capture games
-            apply(choice(legal(seat)))
-        return len(state.history), state.result.outcome or "played"
+            actions = legal(seat)
+            if len(actions) == 1:
+                forced += 1
+            apply(choice(actions))
+        if keep is not None:
+            keep.append(state)
+        return len(state.history), forced, state.result.outcome or "played"
 
     return play
-
-
-def trick_game(pyspiel: Any, name: str, mode: str) -> GameFn:
-    """Random games of an OpenSpiel trick-taking game, every player action a decision.
-
-    Every chance outcome is checked to be equally likely on a first game (a ValueError
-    otherwise), so the games are sampled with a uniform choice of the chance node's actions.
-    """
-    game = pyspiel.load_game(name)
-    initial = game.new_initial_state()
-    _check_uniform_chance(initial.clone(), name)
-    new_state = game.new_initial_state
-    clone = initial.clone
-    fresh = mode == "new"
-
-    def play(seed: int) -> tuple[int, str]:
-        choice = random.Random(seed).choice
-        state = new_state() if fresh else clone()
-        decisions = 0
-        while not state.is_terminal():
-            if not state.is_chance_node():
-                decisions += 1
-            state.apply_action(choice(state.legal_actions()))
-        return decisions, "played"
-
-    return play
-
-
-def _check_uniform_chance(state: Any, name: str) -> None:
-    rng = random.Random(0)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            probs = [p for _, p in state.chance_outcomes()]
-            if max(probs) - min(probs) > 1e-9:
-                raise ValueError(f"{name}: chance outcomes are not uniform, so this benchmark "
-                                 "cannot sample them with a uniform choice")
-        state.apply_action(rng.choice(state.legal_actions()))

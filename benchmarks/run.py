@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Benchmark: random Hoola, Kalookie and capture-game deals against OpenSpiel's ``gin_rummy``
-and a trick-taking game of OpenSpiel's (``hearts`` by default), played the same way.
+(and a trick-taking game of OpenSpiel's, ``hearts`` by default), doing the same work per game.
 
 Run from the repository root::
 
@@ -8,15 +8,29 @@ Run from the repository root::
                              [--capture 4] [--tricks hearts] [--json FILE] [--quick]
     python benchmarks/run.py --profile [--players 4] [--seconds S]
 
-Every workload plays whole games with uniformly random legal moves until its time budget is
-spent.  The workloads are measured in interleaved rounds (every workload runs once per round, in a
-rotating order) and the median over the rounds is reported, so a noisy, shared machine slows the
-engine and the reference alike; ratios are computed between figures of the same run.
+Every game starts from a fresh shuffle on both sides. Ours: a new dealt state per game
+(``DealState.new(..., seed=i)``, ``game.new_deal(rules, names, seed=i)``: construction, shuffle
+and deal), played with uniformly random legal moves (Hoola and Kalookie through ``play_deal``
+and random bots that see only their views; the capture games through their own loop). Each
+OpenSpiel reference is run three ways: its Python loop on a new state (``new_initial_state()``),
+its Python loop on a clone of one prepared initial state (``initial.clone()``; its chance nodes
+then deal), both sampling chance nodes with a uniform choice of ``legal_actions()`` (checked on
+the first game to be exactly what ``chance_outcomes()`` says), and OpenSpiel's own C++ loop
+(``pyspiel.evaluate_bots`` with ``make_uniform_random_bot`` per player). The headline ratio is
+ours over the Python loop on a cloned state.
+
+Workloads run in interleaved rounds (every workload once per round, in a rotating order); wall
+and CPU time (``time.process_time()``) are taken per round; minimum, median and maximum over the
+rounds are reported, and ratios are computed between rounds of the same run.
 
 *Player decisions* are the actions a record would hold: dealing (chance outcomes) and passes are
-not counted.  For Hoola, Kalookie and the capture games that is ``len(state.history)``; for
-gin_rummy every player action except ``Pass`` (action id 54); for the trick-taking reference every
-player action (passing a card and bidding are decisions a record would hold).
+not. Ours: ``len(state.history)``. gin_rummy: every player action except ``Pass`` (id 54); the
+trick-taking reference: every player action. A *forced* decision is one where the acting seat
+had exactly one legal action, could not pass, and nobody else could act. The Python loops count
+them as they play (they hold the legal actions anyway); OpenSpiel's C++ loop cannot be watched
+move by move, and counting them through ``play_deal`` needs a wrapper around every bot, so for
+those the first games of every round are replayed off the clock (same seed, same game; a
+replay that differs is an error) and the forced share is that sample's.
 
 OpenSpiel (``open_spiel`` on PyPI) is the benchmark's own dependency, not the package's: it is
 installed with pip on first use when ``pyspiel`` cannot be imported.
@@ -44,19 +58,36 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from capture import PRESETS, TRICK_GAMES, capture_game, capture_players, trick_game
+from capture import PRESETS, capture_game, capture_players
 
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src"
 
 HOOLA_ENDS = ("sopang", "daepang", "knock", "out", "hoola", "sevens", "stock")
 GIN_ENDS = ("knock", "wall")
-GIN_PASS = 54  # open_spiel/games/gin_rummy.h: kPassAction
+GIN_DEALT = 21  # open_spiel/games/gin_rummy: 10 cards to each player and the upcard
+GIN_DRAW_STOCK = 53  # kDrawStockAction: a chance node then deals the card drawn
+GIN_PASS = 54  # kPassAction
 GIN_KNOCK = 55  # kKnockAction
+TRICK_GAMES = ("hearts", "spades", "euchre", "skat")
+"""OpenSpiel trick-taking games whose chance nodes (the deal) are uniform and all come first."""
 OPEN_SPIEL_REQUIREMENT = "open_spiel"
+AUDITED_GAMES = 40  # games replayed off the clock per round to count forced decisions
 
-# A game function plays one whole game from seed ``i`` and returns (player decisions, end type).
-GameFn = Callable[[int], tuple[int, str]]
+LOOPS = {
+    "play_deal": "play_deal, random bots on their views",
+    "own loop": "actors(), legal_actions(seat), apply",
+    "py-new": "Python loop, new_initial_state()",
+    "py-clone": "Python loop, clone of one initial state",
+    "cpp": "C++ evaluate_bots, uniform random bots",
+}
+REF_LOOPS = ("py-new", "py-clone", "cpp")
+HEADLINE = "py-clone"
+
+# A game function plays one whole game from seed ``i``: (player decisions, forced ones, end).
+# The C++ loop cannot see its forced decisions and returns -1 for them (its ``audit`` counts).
+Play = Callable[[int], tuple[int, int, str]]
+Audit = Callable[[], tuple[int, int]]
 
 
 # --------------------------------------------------------------------------------------------
@@ -65,81 +96,129 @@ GameFn = Callable[[int], tuple[int, str]]
 
 @dataclass
 class Round:
+    """One round of one workload: what it played, in how much wall and CPU time."""
+
     games: int
     decisions: int
-    seconds: float
+    forced: int  # forced decisions among ``forced_of`` decisions (all of them, or a replay)
+    forced_of: int
+    wall: float
+    cpu: float
     ends: Counter[str]
 
     @property
     def games_per_s(self) -> float:
-        return self.games / self.seconds
+        """Games per wall-clock second."""
+        return self.games / self.wall
 
     @property
     def decisions_per_s(self) -> float:
-        return self.decisions / self.seconds
+        """Player decisions per wall-clock second."""
+        return self.decisions / self.wall
+
+    @property
+    def cpu_decisions_per_s(self) -> float:
+        """Player decisions per second of this process's CPU time."""
+        return self.decisions / self.cpu if self.cpu > 0 else float("nan")
+
+    @property
+    def forced_share(self) -> float:
+        """The share of forced decisions (over the decisions they were counted in)."""
+        return self.forced / self.forced_of if self.forced_of else float("nan")
+
+    @property
+    def choices_per_s(self) -> float:
+        """Decisions with a real choice per wall-clock second (estimated from the share where
+        forced ones were counted in a replayed sample)."""
+        return self.decisions_per_s * (1 - self.forced_share)
 
 
 @dataclass
 class Workload:
+    """One engine, player count and loop, measured round after round."""
+
     engine: str  # "hoola", "kalookie", "capture", "gin_rummy" or the trick-taking reference
     players: int
-    mode: str  # "new" or "cloned"
-    play: GameFn
-    preset: str = ""  # the capture games' preset
+    loop: str  # a key of LOOPS
+    play: Play
+    preset: str = ""
+    audit: Audit | None = None
+    reference: bool = False
     rounds: list[Round] = field(default_factory=list)
     next_seed: int = 1
     peak_kib: list[float] = field(default_factory=list)
 
     @property
     def name(self) -> str:
+        """The engine, with its preset where it has one."""
         return f"{self.engine} {self.preset}" if self.preset else self.engine
 
     @property
     def label(self) -> str:
-        return f"{self.name} {self.players}p {self.mode}"
+        """Engine, preset, players and loop: unique within a run."""
+        return f"{self.name} {self.players}p {self.loop}"
 
     def run_round(self, budget: float) -> Round:
+        """Play whole games from fresh seeds for ``budget`` seconds of wall time."""
         play = self.play
         ends: Counter[str] = Counter()
-        games = decisions = 0
+        games = decisions = forced = 0
         seed = self.next_seed
+        cpu_start = time.process_time()
         start = time.perf_counter()
         deadline = start + budget
         while True:
-            d, end = play(seed)
+            d, f, end = play(seed)
             seed += 1
             games += 1
             decisions += d
+            forced += f
             ends[end] += 1
             now = time.perf_counter()
             if now >= deadline:
                 break
+        cpu = time.process_time() - cpu_start
         self.next_seed = seed
-        r = Round(games, decisions, now - start, ends)
+        forced_of = decisions
+        if self.audit is not None:  # after the clock: a replay of some of the round's games
+            forced, forced_of = self.audit()
+        r = Round(games, decisions, forced, forced_of, now - start, cpu, ends)
         self.rounds.append(r)
         return r
 
-    def median(self, attr: str) -> float:
-        return float(statistics.median(getattr(r, attr) for r in self.rounds))
+    def values(self, attr: str) -> list[float]:
+        """``attr`` of every round, in round order."""
+        return [float(getattr(r, attr)) for r in self.rounds]
 
-    def spread(self, attr: str) -> tuple[float, float]:
-        values = [getattr(r, attr) for r in self.rounds]
-        return min(values), max(values)
+    def median(self, attr: str) -> float:
+        """The median of ``attr`` over the rounds."""
+        return float(statistics.median(self.values(attr)))
+
+    def spread(self, attr: str) -> tuple[float, float, float]:
+        """Minimum, median and maximum of ``attr`` over the rounds."""
+        values = self.values(attr)
+        return min(values), float(statistics.median(values)), max(values)
 
     def ends(self) -> Counter[str]:
+        """How the games of every round ended."""
         total: Counter[str] = Counter()
         for r in self.rounds:
             total.update(r.ends)
         return total
 
-    def games(self) -> int:
-        return sum(r.games for r in self.rounds)
-
-    def decisions(self) -> int:
-        return sum(r.decisions for r in self.rounds)
+    def total(self, attr: str) -> int:
+        """``attr`` summed over the rounds (games, decisions, forced, forced_of)."""
+        return sum(int(getattr(r, attr)) for r in self.rounds)
 
 
-def traced_peak_kib(play: GameFn, seed: int) -> float:
+def ratio_of(a: Workload, b: Workload, attr: str = "decisions_per_s") -> dict[str, Any]:
+    """``attr`` of ``a`` over ``b``: the ratio of their medians and the ratio in each round
+    (round *i* of both ran in the same interleaved round)."""
+    per_round = [x / y for x, y in zip(a.values(attr), b.values(attr), strict=False)]
+    return {"ratio": a.median(attr) / b.median(attr), "per_round": per_round}
+
+
+def traced_peak_kib(play: Play, seed: int) -> float:
     """tracemalloc's peak while one game is set up and played, in KiB."""
     gc.collect()
     tracemalloc.start()
@@ -152,13 +231,22 @@ def traced_peak_kib(play: GameFn, seed: int) -> float:
 
 
 def max_rss_mib() -> float:
+    """This process's peak resident memory, in MiB."""
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     # Linux reports KiB, macOS bytes.
     return rss / (1024 * 1024) if sys.platform == "darwin" else rss / 1024
 
 
+def load_average() -> tuple[float, float, float] | None:
+    """The machine's 1, 5 and 15-minute load averages, where the system tells them."""
+    try:
+        return os.getloadavg()
+    except (AttributeError, OSError):
+        return None
+
+
 # --------------------------------------------------------------------------------------------
-# OpenSpiel reference
+# OpenSpiel references
 
 
 def ensure_open_spiel(allow_install: bool = True) -> Any | None:
@@ -184,51 +272,208 @@ def ensure_open_spiel(allow_install: bool = True) -> Any | None:
         return None
 
 
-def gin_rummy_game(pyspiel: Any, mode: str) -> GameFn:
-    game = pyspiel.load_game("gin_rummy")
-    initial = game.new_initial_state()
-    # Check the action ids this benchmark relies on.
-    for action, word in ((GIN_PASS, "Pass"), (GIN_KNOCK, "Knock")):
-        text = initial.action_to_string(0, action)
-        if word not in text:
-            raise RuntimeError(f"gin_rummy action {action} is {text!r}, expected {word!r}")
-    new_state = game.new_initial_state
-    clone = initial.clone
-    fresh = mode == "new"
+def check_uniform_chance(state: Any, name: str, seed: int = 0) -> int:
+    """Play ``state`` out at random, checking that every chance node's outcomes are equally
+    likely; return how many chance nodes there were. A ValueError (one line) otherwise."""
+    rng = random.Random(seed)
+    nodes = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            nodes += 1
+            probs = [p for _, p in state.chance_outcomes()]
+            if max(probs) - min(probs) > 1e-9:
+                raise ValueError(f"{name}: a chance node's outcomes are not equally likely, so "
+                                 "this benchmark cannot sample them with a uniform choice")
+        state.apply_action(rng.choice(state.legal_actions()))
+    return nodes
 
-    def play(seed: int) -> tuple[int, str]:
-        rng = random.Random(seed)
-        choice = rng.choice
-        choices = rng.choices
+
+@dataclass(frozen=True)
+class Reference:
+    """An OpenSpiel game as a reference: which player actions are not decisions, how to count
+    decisions from a finished game's ``history()`` and how to name its end."""
+
+    name: str
+    game: Any
+    passes: frozenset[int]
+    decisions_in: Callable[[list[int]], int]
+    end_of: Callable[[list[int]], str]
+
+    @property
+    def players(self) -> int:
+        """The game's number of players."""
+        return int(self.game.num_players())
+
+
+def gin_decisions(history: list[int]) -> int:
+    """gin_rummy's player decisions in a finished game's history: all but the 21 dealt cards,
+    the card dealt after every draw from the stock, and passes (checked against a replay)."""
+    return len(history) - GIN_DEALT - history.count(GIN_DRAW_STOCK) - history.count(GIN_PASS)
+
+
+def gin_end(history: list[int]) -> str:
+    """``knock`` (gin included) or ``wall``."""
+    return "knock" if GIN_KNOCK in history else "wall"
+
+
+def load_reference(pyspiel: Any, name: str) -> Reference:
+    """``name`` loaded and checked: its chance nodes uniform (a ValueError otherwise) and, for
+    gin_rummy, the action ids this benchmark relies on."""
+    game = pyspiel.load_game(name)
+    initial = game.new_initial_state()
+    nodes = check_uniform_chance(initial.clone(), name)
+    if name == "gin_rummy":
+        for action, word in ((GIN_DRAW_STOCK, "Draw stock"), (GIN_PASS, "Pass"),
+                             (GIN_KNOCK, "Knock")):
+            text = initial.action_to_string(0, action)
+            if word not in text:
+                raise ValueError(f"gin_rummy action {action} is {text!r}, expected {word!r}")
+        return Reference(name, game, frozenset({GIN_PASS}), gin_decisions, gin_end)
+    # The trick-taking games deal every card before the first player acts (checked by replay).
+    return Reference(name, game, frozenset(), lambda h: len(h) - nodes, lambda h: "played")
+
+
+def python_loop(ref: Reference, fresh: bool, keep: list[Any] | None = None) -> Play:
+    """Random games driven from Python: a uniform choice of ``legal_actions()`` at every node,
+    chance nodes included; a new initial state per game (``fresh``) or a clone of one. Finished
+    states are appended to ``keep`` when given (for tests)."""
+    initial = ref.game.new_initial_state()
+    new_state = ref.game.new_initial_state
+    clone = initial.clone
+    passes = ref.passes
+    end_of = ref.end_of
+
+    def play(seed: int) -> tuple[int, int, str]:
+        choice = random.Random(seed).choice
         state = new_state() if fresh else clone()
-        decisions = 0
-        knocked = False
+        decisions = forced = 0
         while not state.is_terminal():
             if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes(), strict=True)
-                state.apply_action(choices(actions, probs)[0])
-            else:
-                action = choice(state.legal_actions())
-                if action != GIN_PASS:
-                    decisions += 1
-                    if action == GIN_KNOCK:
-                        knocked = True
-                state.apply_action(action)
-        return decisions, "knock" if knocked else "wall"
+                state.apply_action(choice(state.legal_actions()))
+                continue
+            actions = state.legal_actions()
+            action = choice(actions)
+            if action not in passes:
+                decisions += 1
+                if len(actions) == 1:
+                    forced += 1
+            state.apply_action(action)
+        if keep is not None:
+            keep.append(state)
+        return decisions, forced, end_of(state.history())
 
     return play
 
 
+def replay(ref: Reference, history: Sequence[int]) -> tuple[int, int]:
+    """Decisions and forced decisions of a finished game, counted by replaying its actions."""
+    state = ref.game.new_initial_state()
+    decisions = forced = 0
+    for action in history:
+        if not state.is_chance_node() and action not in ref.passes:
+            decisions += 1
+            if len(state.legal_actions()) == 1:
+                forced += 1
+        state.apply_action(action)
+    return decisions, forced
+
+
+def cpp_loop(pyspiel: Any, ref: Reference, audited: int = AUDITED_GAMES) -> tuple[Play, Audit]:
+    """OpenSpiel's own C++ loop: ``evaluate_bots`` plays a clone of one initial state in place
+    with a uniform random bot per player, chance sampled in C++ from ``chance_outcomes()``.
+
+    Decisions are counted exactly from the finished game's ``history()``; the first ``audited``
+    games of a round are kept and, off the clock, replayed by ``audit`` to count their forced
+    decisions and to check that count (a RuntimeError if it disagrees with the replay).
+    """
+    initial = ref.game.new_initial_state()
+    clone = initial.clone
+    evaluate = pyspiel.evaluate_bots
+    bots = [pyspiel.make_uniform_random_bot(p, 1 + p) for p in range(ref.players)]
+    decisions_in = ref.decisions_in
+    end_of = ref.end_of
+    kept: list[list[int]] = []
+
+    def play(seed: int) -> tuple[int, int, str]:
+        state = clone()
+        evaluate(state, bots, seed)
+        history = state.history()
+        if len(kept) < audited:
+            kept.append(history)
+        return decisions_in(history), -1, end_of(history)
+
+    def audit() -> tuple[int, int]:
+        forced = decisions = 0
+        for history in kept:
+            d, f = replay(ref, history)
+            if d != decisions_in(history):
+                raise RuntimeError(f"{ref.name}: {decisions_in(history)} decisions counted from "
+                                   f"the history, {d} on replay")
+            decisions += d
+            forced += f
+        kept.clear()
+        return forced, decisions
+
+    return play, audit
+
+
+def reference_workloads(pyspiel: Any, name: str) -> list[Workload]:
+    """The three loops of one reference (a ValueError names a game this benchmark cannot use)."""
+    ref = load_reference(pyspiel, name)
+    play, audit = cpp_loop(pyspiel, ref)
+    return [Workload(name, ref.players, "py-new", python_loop(ref, True), reference=True),
+            Workload(name, ref.players, "py-clone", python_loop(ref, False), reference=True),
+            Workload(name, ref.players, "cpp", play, audit=audit, reference=True)]
+
+
 # --------------------------------------------------------------------------------------------
-# Hoola
+# Our engines
+
+
+class Tally:
+    """Counts forced decisions while ``play_deal`` plays: one seat asked, one legal action and
+    no pass allowed (``on_action`` hears every applied action)."""
+
+    __slots__ = ("asked", "forced", "single")
+
+    def __init__(self) -> None:
+        self.asked = self.single = self.forced = 0
+
+    def on_action(self, state: Any, record: Any) -> None:
+        """Close the step: forced when its only asked seat had one option."""
+        if self.asked == 1 and self.single:
+            self.forced += 1
+        self.asked = self.single = 0
+
+
+class TallyBot:
+    """A bot that tells ``tally`` what it was offered, then lets ``bot`` choose."""
+
+    __slots__ = ("bot", "tally")
+
+    def __init__(self, bot: Any, tally: Tally) -> None:
+        self.bot = bot
+        self.tally = tally
+
+    def act(self, view: Any) -> Any:
+        """``bot``'s choice on ``view``."""
+        tally = self.tally
+        tally.asked += 1
+        if len(view.legal) == 1 and not view.can_pass:
+            tally.single += 1
+        return self.bot.act(view)
 
 
 @dataclass
 class HoolaApi:
+    """The parts of the engine this benchmark uses, imported from this checkout."""
+
     Rules: Any
     DealState: Any
     RandomBot: Any
     play_deal: Any
+    core_play_deal: Any
+    get_game: Any
     version: str
 
 
@@ -240,53 +485,85 @@ def import_hoola() -> HoolaApi:
     hoola = importlib.import_module("hoola.games.hoola")
     bots = importlib.import_module("hoola.bots")
     play = importlib.import_module("hoola.play")
+    driver = importlib.import_module("hoola.core.driver")
+    registry = importlib.import_module("hoola.core.registry")
     return HoolaApi(
         Rules=hoola.Rules,
         DealState=hoola.DealState,
         RandomBot=bots.RandomBot,
         play_deal=play.play_deal,
+        core_play_deal=driver.play_deal,
+        get_game=registry.get_game,
         version=str(getattr(package, "__version__", "?")),
     )
 
 
-def hoola_game(api: HoolaApi, players: int, mode: str) -> GameFn:
-    rules = api.Rules.preset("pagat")
-    bots = [api.RandomBot(seed=1)] * players
-    play_deal = api.play_deal
-    new = api.DealState.new
-    template = new(rules, players=players, seed=0)
-    already = len(template.history)
-    copy = template.copy
-    fresh = mode == "new"
+def driven(deal: Callable[[int], Any], play_deal: Any, random_bot: Any, players: int,
+           audited: int = AUDITED_GAMES) -> tuple[Play, Audit]:
+    """Deals from ``deal(seed)`` played by ``play_deal`` with the package's random bot (seed
+    ``i``) at every seat, claims included, as the loop measured; and the audit that replays, off
+    the clock, the first ``audited`` deals of a round with a :class:`Tally` to count their forced
+    decisions (the same seeds play the same deals: a RuntimeError if a replay differs)."""
+    kept: list[tuple[int, int]] = []
 
-    def play(seed: int) -> tuple[int, str]:
-        state = new(rules, players=players, seed=seed) if fresh else copy()
-        play_deal(state, bots, rng=random.Random(seed))
+    def play(seed: int) -> tuple[int, int, str]:
+        state = deal(seed)
+        play_deal(state, [random_bot(seed=seed)] * players, rng=random.Random(seed))
         if not state.is_over:
-            raise RuntimeError(f"{players}p deal (seed {seed}, {mode}) not over after play_deal")
-        return len(state.history) - (0 if fresh else already), state.result.end
+            raise RuntimeError(f"{players}p deal (seed {seed}) not over after play_deal")
+        decisions = len(state.history)
+        if len(kept) < audited:
+            kept.append((seed, decisions))
+        return decisions, -1, str(state.result.end)
 
-    return play
+    def audit() -> tuple[int, int]:
+        forced = decisions = 0
+        for seed, expected in kept:
+            d, f = tallied(deal, play_deal, random_bot, players, seed)
+            if d != expected:
+                raise RuntimeError(f"seed {seed} replayed {d} decisions, played {expected}")
+            decisions += d
+            forced += f
+        kept.clear()
+        return forced, decisions
+
+    return play, audit
 
 
-def kalookie_game(players: int, mode: str) -> GameFn:
-    """Random Kalookie hands (british rules) through the generic interface, as Hoola's are."""
-    registry = importlib.import_module("hoola.core.registry")
-    driver = importlib.import_module("hoola.core.driver")
-    bots = importlib.import_module("hoola.bots")
-    game = registry.get_game("kalookie")
+def tallied(deal: Callable[[int], Any], play_deal: Any, random_bot: Any, players: int,
+            seed: int, bot: type[TallyBot] = TallyBot) -> tuple[int, int]:
+    """Decisions and forced decisions of deal ``seed`` played as :func:`driven` plays it."""
+    tally = Tally()
+    state = deal(seed)
+    play_deal(state, [bot(random_bot(seed=seed), tally)] * players, rng=random.Random(seed),
+              on_action=tally.on_action)
+    return len(state.history), tally.forced
+
+
+def hoola_deal(api: HoolaApi, players: int) -> Callable[[int], Any]:
+    """Pagat deals: ``DealState.new(rules, players=n, seed=i)`` (construction, shuffle, deal)."""
+    rules = api.Rules.preset("pagat")
+    new = api.DealState.new
+    return lambda seed: new(rules, players=players, seed=seed)
+
+
+def kalookie_deal(api: HoolaApi, players: int) -> Callable[[int], Any]:
+    """Kalookie hands, british rules: ``game.new_deal(rules, names, seed=i)``."""
+    game = api.get_game("kalookie")
     rules = game.rules("british")
     names = [f"P{i}" for i in range(players)]
-    seats = [bots.RandomBot(seed=1)] * players
-    template = game.new_deal(rules, names, seed=0)
-    fresh = mode == "new"
+    new_deal = game.new_deal
+    return lambda seed: new_deal(rules, names, seed=seed)
 
-    def play(seed: int) -> tuple[int, str]:
-        state = game.new_deal(rules, names, seed=seed) if fresh else template.copy()
-        driver.play_deal(state, seats, rng=random.Random(seed))
-        return len(state.history), state.result.end
 
-    return play
+def hoola_game(api: HoolaApi, players: int) -> tuple[Play, Audit]:
+    """Random pagat deals through Hoola's own ``play_deal`` (its claim windows)."""
+    return driven(hoola_deal(api, players), api.play_deal, api.RandomBot, players)
+
+
+def kalookie_game(api: HoolaApi, players: int) -> tuple[Play, Audit]:
+    """Random Kalookie hands through the generic ``play_deal``, as Hoola's are played."""
+    return driven(kalookie_deal(api, players), api.core_play_deal, api.RandomBot, players)
 
 
 # --------------------------------------------------------------------------------------------
@@ -305,9 +582,10 @@ class Out:
                 pass
             else:
                 # Wide enough for every table when the output goes to a file or a pipe.
-                self.console = Console(width=None if sys.stdout.isatty() else 132)
+                self.console = Console(width=None if sys.stdout.isatty() else 200)
 
     def line(self, text: str = "") -> None:
+        """Print one line of text."""
         if self.console is not None:
             self.console.print(text, highlight=False, markup=False)
         else:
@@ -316,12 +594,14 @@ class Out:
     def table(
         self, title: str, headers: Sequence[str], rows: Sequence[Sequence[str]], note: str = ""
     ) -> None:
+        """Print a table: a title, its columns (the first left-aligned) and a note under it."""
         if self.console is not None:
             from rich.table import Table
 
-            t = Table(title=title, caption=note or None, title_justify="left")
-            for i, h in enumerate(headers):
-                t.add_column(h, justify="left" if i == 0 else "right")
+            t = Table(title=title, caption=note or None, title_justify="left",
+                      caption_justify="left")
+            for i, h in enumerate(headers):  # a narrow terminal folds cells, never cuts them
+                t.add_column(h, justify="left" if i == 0 else "right", overflow="fold")
             for row in rows:
                 t.add_row(*row)
             self.console.print()
@@ -345,6 +625,7 @@ class Out:
 
 
 def num(x: float) -> str:
+    """A rate, to three significant figures or so."""
     if x >= 100:
         return f"{x:,.0f}"
     if x >= 10:
@@ -352,81 +633,111 @@ def num(x: float) -> str:
     return f"{x:.2f}"
 
 
-def pct(part: int, whole: int) -> str:
+def pct(part: float, whole: float) -> str:
+    """``part`` as a percentage of ``whole``."""
     return f"{100 * part / whole:.1f}%" if whole else "-"
 
 
-def ratio_of(a: Workload, b: Workload) -> dict[str, Any]:
-    """Decisions/s of ``a`` over ``b``: the ratio of medians and the ratio in each round."""
-    per_round = [x.decisions_per_s / y.decisions_per_s
-                 for x, y in zip(a.rounds, b.rounds, strict=False)]
-    return {"ratio": a.median("decisions_per_s") / b.median("decisions_per_s"),
-            "per_round": per_round}
+def spread_cell(w: Workload, attr: str) -> str:
+    """``median (min-max)`` of ``attr`` over the rounds."""
+    lo, mid, hi = w.spread(attr)
+    return f"{num(mid)} ({num(lo)}-{num(hi)})"
 
 
 def ratio_cell(entry: dict[str, Any] | None) -> str:
+    """A ratio of medians with its per-round range."""
     if entry is None:
         return "-"
     rounds = entry["per_round"]
     return f"{entry['ratio']:.2f} ({min(rounds):.2f}-{max(rounds):.2f})"
 
 
-def capture_ratios(
-    workloads: Sequence[Workload], reference: str, out: Out
-) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
-    """Print the capture games' (and the trick-taking reference's) decisions/s ratios to
-    gin_rummy and to the reference, mode for mode; return both as JSON-ready data."""
-    gin = {w.mode: w for w in workloads if w.engine == "gin_rummy"}
-    ref = {w.mode: w for w in workloads if w.engine == reference}
-    rows = [w for w in workloads if w.engine == reference] + \
-        [w for w in workloads if w.engine == "capture"]
-    vs_gin: dict[str, dict[str, Any]] = {}
-    vs_ref: dict[str, dict[str, Any]] = {}
-    for w in rows:
-        key = f"{w.name} {w.players}p"
-        if w.mode in gin:
-            vs_gin.setdefault(key, {})[f"{w.mode}/{w.mode}"] = ratio_of(w, gin[w.mode])
-        if w.mode in ref and w.engine != reference:
-            vs_ref.setdefault(key, {})[f"{w.mode}/{w.mode}"] = ratio_of(w, ref[w.mode])
-    # One row per game and player count, both modes in it; the reference's columns if measured.
-    labels = {f"{w.name} {w.players}p": (f"{w.name} (reference)" if w.engine == reference
-                                         else w.name, str(w.players)) for w in rows}
-    tables, headers = [vs_gin], ["new ÷ gin new", "cloned ÷ gin cloned"]
-    if ref:
-        tables.append(vs_ref)
-        headers += [f"new ÷ {reference} new", f"cloned ÷ {reference} cloned"]
-    cells = [[*label, *(ratio_cell(t.get(key, {}).get(m))
-                        for t in tables for m in ("new/new", "cloned/cloned"))]
-             for key, label in labels.items()]
-    if cells and (gin or ref):
-        title = "Decisions/s ratio, capture games ÷ gin_rummy" + \
-            (f" and ÷ {reference}" if ref else "")
-        out.table(f"{title} (ratio of medians; per-round range)",
-                  ["workload", "players", *headers], cells)
-    return vs_gin, vs_ref
+def throughput_table(workloads: Sequence[Workload], rounds: int, out: Out) -> None:
+    """Games/s, decisions/s by wall and CPU time, decisions a game and the forced share."""
+    rows = []
+    for w in workloads:
+        forced, of = w.total("forced"), w.total("forced_of")
+        forced_cell = pct(forced, of) + ("" if of == w.total("decisions") else f" in {of:,}")
+        rows.append([w.name, str(w.players), w.loop, num(w.median("games_per_s")),
+                     spread_cell(w, "decisions_per_s"), spread_cell(w, "cpu_decisions_per_s"),
+                     f"{sum(w.values('cpu')) / sum(w.values('wall')):.0%}",
+                     f"{w.total('decisions') / w.total('games'):.1f}", forced_cell,
+                     f"{w.total('games'):,}"])
+    out.table(
+        f"Throughput, median (min-max) over {rounds} rounds",
+        ["engine", "players", "loop", "games/s", "decisions/s (wall)", "decisions/CPU s",
+         "CPU/wall", "dec./game", "forced", "games"],
+        rows,
+        note="decisions: player actions a record holds (no dealing, no passes); forced: one "
+        "legal action, no pass, nobody else to act ('in N': counted in N decisions of games "
+        "replayed off the clock); loops: " + "; ".join(f"{k} = {v}" for k, v in LOOPS.items()),
+    )
+
+
+def ratio_tables(ours: Sequence[Workload], refs: dict[str, Workload], reference: str,
+                 out: Out) -> dict[str, dict[str, Any]]:
+    """Print ours ÷ the reference's loops by wall and by CPU time; return them as JSON data."""
+    data: dict[str, dict[str, Any]] = {}
+    loops = [loop for loop in REF_LOOPS if loop in refs]
+    if not loops or not ours:
+        return data
+    wall_rows, cpu_rows = [], []
+    for w in ours:
+        entry: dict[str, Any] = {}
+        for loop in loops:
+            entry[f"wall/{loop}"] = ratio_of(w, refs[loop])
+            entry[f"cpu/{loop}"] = ratio_of(w, refs[loop], "cpu_decisions_per_s")
+        if HEADLINE in refs:
+            entry[f"choices/{HEADLINE}"] = ratio_of(w, refs[HEADLINE], "choices_per_s")
+        key = f"{w.name} {w.players}p" + (f" {w.loop}" if w.reference else "")
+        data[key] = entry
+        label = [w.name + (f" {w.loop}" if w.reference else ""), str(w.players)]
+        wall_rows.append([*label, *(ratio_cell(entry[f"wall/{loop}"]) for loop in loops),
+                          ratio_cell(entry.get(f"choices/{HEADLINE}"))])
+        cpu_rows.append([*label, *(ratio_cell(entry[f"cpu/{loop}"]) for loop in loops)])
+    heads = [f"÷ {loop}" + (" (headline)" if loop == HEADLINE else "") for loop in loops]
+    out.table(f"Decisions/s ÷ {reference}, wall clock (ratio of medians; per-round range)",
+              ["workload", "players", *heads, f"choices ÷ {HEADLINE}"], wall_rows,
+              note="choices: decisions that were not forced")
+    out.table(f"Decisions per CPU second ÷ {reference} (ratio of medians; per-round range)",
+              ["workload", "players", *heads], cpu_rows)
+    return data
 
 
 # --------------------------------------------------------------------------------------------
 # Main
 
 
+def parse_counts(p: argparse.ArgumentParser, text: str, option: str, lo: int, hi: int,
+                 none: bool = True) -> list[int]:
+    """Comma-separated player counts within [lo, hi] (or ``none``), else a usage error."""
+    if none and text.strip() == "none":
+        return []
+    try:
+        counts = sorted({int(x) for x in text.split(",") if x.strip()})
+    except ValueError:
+        p.error(f"{option} takes comma-separated integers, e.g. 2,4" + (", or none" if none
+                                                                          else ""))
+    if not counts and not none:
+        p.error(f"{option} needs at least one player count")
+    if any(n < lo or n > hi for n in counts):
+        p.error(f"{option} must be between {lo} and {hi}")
+    return counts
+
+
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The command line, checked (a usage error names the bad option)."""
     p = argparse.ArgumentParser(
         description="Random Hoola, Kalookie and capture-game deals vs OpenSpiel's gin_rummy and "
-        "a trick-taking game: games/s, decisions/s, end types, peak memory, ratios."
+        "a trick-taking game (Python loops and OpenSpiel's C++ loop): decisions/s by wall and "
+        "CPU time, forced decisions, end types, peak memory, ratios."
     )
-    p.add_argument(
-        "--seconds",
-        type=float,
-        default=None,
-        help="measured seconds per workload, split over the rounds (default 6; 0.6 with --quick)",
-    )
-    p.add_argument(
-        "--rounds",
-        type=int,
-        default=None,
-        help="interleaved rounds; medians are over these (default 5; 3 with --quick)",
-    )
+    p.add_argument("--seconds", type=float, default=None,
+                   help="measured seconds per workload, split over the rounds "
+                   "(default 6; 0.6 with --quick)")
+    p.add_argument("--rounds", type=int, default=None,
+                   help="interleaved rounds; min/median/max are over these "
+                   "(default 5; 3 with --quick)")
     p.add_argument("--players", default="2,3,4,5", help="Hoola player counts, e.g. 2,3,4,5")
     p.add_argument("--kalookie", default="2,4", metavar="PLAYERS",
                    help="Kalookie player counts (default 2,4; 'none' to leave Kalookie out)")
@@ -434,55 +745,36 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                    help="capture-game player counts, each preset at those it is played by "
                    f"({', '.join(PRESETS)}; default 4; 'none' to leave them out)")
     p.add_argument("--tricks", default="hearts", choices=[*TRICK_GAMES, "none"],
-                   help="OpenSpiel's trick-taking reference beside gin_rummy (default hearts)")
+                   help="OpenSpiel's trick-taking reference for the capture games "
+                   "(default hearts)")
     p.add_argument("--json", metavar="FILE", help="also write the results as JSON to FILE")
     p.add_argument("--quick", action="store_true", help="a short run (CI smoke check)")
     p.add_argument("--plain", action="store_true", help="plain text even when Rich is importable")
-    p.add_argument(
-        "--no-install", action="store_true", help="do not pip-install open_spiel when missing"
-    )
-    p.add_argument(
-        "--profile",
-        action="store_true",
-        help="instead of benchmarking, cProfile new-state Hoola deals for --seconds "
-        "(first of --players) and print the hottest functions",
-    )
+    p.add_argument("--no-install", action="store_true",
+                   help="do not pip-install open_spiel when missing")
+    p.add_argument("--profile", action="store_true",
+                   help="instead of benchmarking, cProfile Hoola deals for --seconds "
+                   "(first of --players) and print the hottest functions")
     args = p.parse_args(argv)
-    try:
-        args.players = sorted({int(x) for x in args.players.split(",") if x.strip()})
-    except ValueError:
-        p.error("--players takes comma-separated integers, e.g. 2,3,4,5")
-    if not args.players or any(n < 2 or n > 5 for n in args.players):
-        p.error("--players must be between 2 and 5")
-    try:
-        args.kalookie = [] if args.kalookie.strip() == "none" else \
-            sorted({int(x) for x in args.kalookie.split(",") if x.strip()})
-    except ValueError:
-        p.error("--kalookie takes comma-separated integers, e.g. 2,4, or none")
-    if any(n < 2 or n > 6 for n in args.kalookie):
-        p.error("--kalookie must be between 2 and 6")
-    try:
-        args.capture = [] if args.capture.strip() == "none" else \
-            sorted({int(x) for x in args.capture.split(",") if x.strip()})
-    except ValueError:
-        p.error("--capture takes comma-separated integers, e.g. 2,4, or none")
-    if any(n < 2 or n > 6 for n in args.capture):
-        p.error("--capture must be between 2 and 6")
+    args.players = parse_counts(p, args.players, "--players", 2, 5, none=False)
+    args.kalookie = parse_counts(p, args.kalookie, "--kalookie", 2, 6)
+    args.capture = parse_counts(p, args.capture, "--capture", 2, 6)
     if args.seconds is None:
         args.seconds = 0.6 if args.quick else 6.0
     if args.rounds is None:
         args.rounds = 3 if args.quick else 5
-    if args.seconds <= 0 or args.rounds < 1:
+    if not args.seconds > 0 or args.rounds < 1:
         p.error("--seconds must be positive and --rounds at least 1")
     return args
 
 
 def profile(api: HoolaApi, players: int, seconds: float, out: Out) -> int:
+    """cProfile Hoola deals for ``seconds`` and print the hottest functions."""
     import cProfile
     import io
     import pstats
 
-    play = hoola_game(api, players, "new")
+    play, _ = hoola_game(api, players)
     play(0)
     prof = cProfile.Profile()
     games = decisions = 0
@@ -490,14 +782,12 @@ def profile(api: HoolaApi, players: int, seconds: float, out: Out) -> int:
     deadline = time.perf_counter() + seconds
     prof.enable()
     while time.perf_counter() < deadline:
-        d, _ = play(seed)
+        d, _, _ = play(seed)
         seed += 1
         games += 1
         decisions += d
     prof.disable()
-    out.line(
-        f"cProfile: {games} {players}-player deals, {decisions} decisions (new state per game)"
-    )
+    out.line(f"cProfile: {games} {players}-player deals, {decisions} decisions")
     buf = io.StringIO()
     stats = pstats.Stats(prof, stream=buf).strip_dirs()
     stats.sort_stats("tottime").print_stats(25)
@@ -506,7 +796,48 @@ def profile(api: HoolaApi, players: int, seconds: float, out: Out) -> int:
     return 0
 
 
+def our_workloads(api: HoolaApi, args: argparse.Namespace) -> list[Workload]:
+    """Hoola, Kalookie and the capture games at the player counts asked for."""
+    workloads = []
+    for engine, preset, counts, make in (("hoola", "pagat", args.players, hoola_game),
+                                         ("kalookie", "british", args.kalookie, kalookie_game)):
+        for n in counts:
+            play, audit = make(api, n)
+            workloads.append(Workload(engine, n, "play_deal", play, preset, audit))
+    for preset in PRESETS:
+        workloads += [Workload("capture", n, "own loop", capture_game(preset, n), preset)
+                      for n in args.capture if n in capture_players(preset)]
+    return workloads
+
+
+def unplayed_capture_count(counts: Sequence[int]) -> str | None:
+    """The one-line error for a player count no capture game is played by (None if all are)."""
+    played = {preset: capture_players(preset) for preset in PRESETS}
+    unplayed = [n for n in counts if not any(n in c for c in played.values())]
+    if not unplayed:
+        return None
+    which = "; ".join(f"{k} {'/'.join(map(str, v))}" for k, v in played.items())
+    return f"--capture: no capture game is played by {unplayed[0]} players ({which})"
+
+
+def measure(workloads: list[Workload], rounds: int, budget: float) -> bool:
+    """Run ``rounds`` interleaved rounds, dropping a workload that fails (its error on one
+    line); True when every workload ran every round."""
+    ok = True
+    for r in range(rounds):
+        k = r % len(workloads) if workloads else 0
+        for w in workloads[k:] + workloads[:k]:
+            try:
+                w.run_round(budget)
+            except Exception as exc:
+                print(f"{w.label}: {type(exc).__name__}: {exc}", file=sys.stderr)
+                workloads.remove(w)
+                ok = False
+    return ok
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the benchmark; 0 when everything asked for was measured."""
     args = parse_args(argv)
     out = Out(plain=args.plain)
     rss_start = max_rss_mib()
@@ -514,7 +845,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     hoola_error = None
     try:
         api: HoolaApi | None = import_hoola()
-    except Exception as exc:  # the engine is missing or broken: still measure the reference
+    except Exception as exc:  # the engine is missing or broken: still measure the references
         api = None
         hoola_error = f"{type(exc).__name__}: {exc}"
 
@@ -523,6 +854,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"cannot import the Hoola engine: {hoola_error}", file=sys.stderr)
             return 1
         return profile(api, args.players[0], args.seconds, out)
+    if api is not None and args.capture:
+        error = unplayed_capture_count(args.capture)
+        if error:
+            print(error, file=sys.stderr)
+            return 2
 
     pyspiel = ensure_open_spiel(allow_install=not args.no_install)
     try:
@@ -532,57 +868,40 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     workloads: list[Workload] = []
     failed = False
+    references = ["gin_rummy"] + ([] if args.tricks == "none" or not args.capture
+                                  else [args.tricks])
     if pyspiel is not None:
-        for mode in ("new", "cloned"):
-            workloads.append(Workload("gin_rummy", 2, mode, gin_rummy_game(pyspiel, mode)))
-        if args.tricks != "none":
+        for name in references:
             try:
-                tricks = [trick_game(pyspiel, args.tricks, mode) for mode in ("new", "cloned")]
-            except Exception as exc:  # a game this OpenSpiel lacks, or sampled unfairly
-                print(f"{args.tricks}: {type(exc).__name__}: {exc}", file=sys.stderr)
+                workloads += reference_workloads(pyspiel, name)
+            except Exception as exc:  # a game this OpenSpiel lacks, or one sampled unfairly
+                print(f"{name}: {exc}" if isinstance(exc, ValueError)
+                      else f"{name}: {type(exc).__name__}: {exc}", file=sys.stderr)
                 failed = True
-            else:
-                players = pyspiel.load_game(args.tricks).num_players()
-                workloads += [Workload(args.tricks, players, mode, play)
-                              for mode, play in zip(("new", "cloned"), tricks, strict=True)]
     if api is not None:
-        for n in args.players:
-            for mode in ("new", "cloned"):
-                try:
-                    workloads.append(Workload("hoola", n, mode, hoola_game(api, n, mode)))
-                except Exception as exc:
-                    hoola_error = f"{n}p {mode}: {type(exc).__name__}: {exc}"
-                    break
-        for n in args.kalookie:
-            for mode in ("new", "cloned"):
-                workloads.append(Workload("kalookie", n, mode, kalookie_game(n, mode)))
-        counts = {preset: capture_players(preset) for preset in PRESETS}
-        unplayed = [n for n in args.capture if not any(n in c for c in counts.values())]
-        if unplayed:
-            played = "; ".join(f"{k} {'/'.join(map(str, v))}" for k, v in counts.items())
-            print(f"--capture: no capture game is played by {unplayed[0]} players ({played})",
-                  file=sys.stderr)
-            return 2
-        for preset in PRESETS:
-            for n in (n for n in args.capture if n in counts[preset]):
-                for mode in ("new", "cloned"):
-                    workloads.append(Workload("capture", n, mode,
-                                              capture_game(preset, n, mode), preset))
+        try:
+            workloads += our_workloads(api, args)
+        except Exception as exc:
+            hoola_error = f"{type(exc).__name__}: {exc}"
     if hoola_error:
         print(f"Hoola engine unavailable: {hoola_error}", file=sys.stderr)
     if not workloads:
         print("nothing to measure", file=sys.stderr)
         return 1
 
+    load_start = load_average()
+    command = " ".join(["python benchmarks/run.py", *(sys.argv[1:] if argv is None else argv)])
+    out.line(f"$ {command}")
     out.line(
         f"Python {platform.python_version()} on {platform.machine()} {platform.system()}, "
         f"{os.cpu_count()} CPUs; open_spiel {os_version or '-'}; "
-        f"hoola {api.version if api else '-'}"
+        f"hoola {api.version if api else '-'}; load average at start "
+        + (", ".join(f"{x:.2f}" for x in load_start) if load_start else "unknown")
     )
     budget = args.seconds / args.rounds
     out.line(
         f"{len(workloads)} workloads x {args.rounds} interleaved rounds x {budget:.2f} s "
-        f"(about {len(workloads) * args.seconds:.0f} s); medians over rounds"
+        f"(about {len(workloads) * args.seconds:.0f} s); every game a fresh shuffle"
     )
 
     # Warm-up: one game per workload (also checks every workload runs), then peak memory.
@@ -590,60 +909,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             w.play(0)
             if w.engine == "hoola":
-                w.peak_kib = [
-                    traced_peak_kib(w.play, 10**9 + k) for k in range(1 if args.quick else 5)
-                ]
+                w.peak_kib = [traced_peak_kib(w.play, 10**9 + k)
+                              for k in range(1 if args.quick else 5)]
+            if w.audit is not None:  # checks the audit too, and starts round 1 with none kept
+                w.audit()
         except Exception as exc:
             print(f"{w.label}: {type(exc).__name__}: {exc}", file=sys.stderr)
             workloads.remove(w)
             failed = True
 
-    for r in range(args.rounds):
-        k = r % len(workloads)
-        for w in workloads[k:] + workloads[:k]:
-            try:
-                w.run_round(budget)
-            except Exception as exc:
-                print(f"{w.label}: {type(exc).__name__}: {exc}", file=sys.stderr)
-                workloads.remove(w)
-                failed = True
+    failed = not measure(workloads, args.rounds, budget) or failed
     rss_end = max_rss_mib()
+    load_end = load_average()
 
-    # Throughput
-    rows = []
-    for w in workloads:
-        lo, hi = w.spread("decisions_per_s")
-        rows.append(
-            [
-                w.name,
-                str(w.players),
-                w.mode,
-                num(w.median("games_per_s")),
-                num(w.median("decisions_per_s")),
-                f"{num(lo)}-{num(hi)}",
-                f"{w.decisions() / w.games():.1f}",
-                str(w.games()),
-            ]
-        )
-    out.table(
-        f"Throughput (median of {args.rounds} rounds)",
-        [
-            "engine",
-            "players",
-            "mode",
-            "games/s",
-            "decisions/s",
-            "range over rounds",
-            "decisions/game",
-            "games",
-        ],
-        rows,
-        note="decisions: player actions a record holds (no dealing, no gin_rummy passes; "
-        "the trick-taking reference's every player action); "
-        "new = a new initial state per game, cloned = a copy of one prepared state",
-    )
+    throughput_table(workloads, args.rounds, out)
 
-    # How the games ended
     hoola_ws = [w for w in workloads if w.engine == "hoola"]
     if hoola_ws:
         rows = []
@@ -651,145 +931,99 @@ def main(argv: Sequence[str] | None = None) -> int:
             ends = w.ends()
             total = sum(ends.values())
             other = sorted(set(ends) - set(HOOLA_ENDS))
-            rows.append(
-                [
-                    f"{w.players}p",
-                    w.mode,
-                    *(pct(ends[e], total) for e in HOOLA_ENDS),
-                    ", ".join(other) or "-",
-                ]
-            )
-        out.table("How the Hoola deals ended", ["players", "mode", *HOOLA_ENDS, "other"], rows)
+            rows.append([f"{w.players}p", *(pct(ends[e], total) for e in HOOLA_ENDS),
+                         ", ".join(other) or "-"])
+        out.table("How the Hoola deals ended", ["players", *HOOLA_ENDS, "other"], rows)
     gin_ws = [w for w in workloads if w.engine == "gin_rummy"]
     if gin_ws:
         rows = []
         for w in gin_ws:
             ends = w.ends()
             total = sum(ends.values())
-            rows.append([w.mode, *(pct(ends[e], total) for e in GIN_ENDS)])
-        out.table("How the gin_rummy games ended", ["mode", "knock (or gin)", "wall"], rows)
+            rows.append([w.loop, *(pct(ends[e], total) for e in GIN_ENDS)])
+        out.table("How the gin_rummy games ended", ["loop", "knock (or gin)", "wall"], rows)
 
-    # Memory
-    if hoola_ws:
-        rows = [
-            [f"{w.players}p", f"{max(w.peak_kib):,.0f}", f"{statistics.median(w.peak_kib):,.0f}"]
-            for w in hoola_ws
-            if w.mode == "new" and w.peak_kib
-        ]
-        out.table(
-            "Hoola memory: tracemalloc peak while one new deal is set up and played out "
-            f"(over {len(hoola_ws[0].peak_kib)} deal(s))",
-            ["players", "max KiB", "median KiB"],
-            rows,
-        )
-    out.line(
-        f"Process peak RSS (ru_maxrss): {rss_end:,.1f} MiB "
-        f"(at start {rss_start:,.1f} MiB; includes pyspiel)"
-    )
+    if hoola_ws and any(w.peak_kib for w in hoola_ws):
+        rows = [[f"{w.players}p", f"{max(w.peak_kib):,.0f}",
+                 f"{statistics.median(w.peak_kib):,.0f}"]
+                for w in hoola_ws if w.peak_kib]
+        out.table("Hoola memory: tracemalloc peak while one deal is set up and played out "
+                  f"(over {len(hoola_ws[0].peak_kib)} deal(s))",
+                  ["players", "max KiB", "median KiB"], rows)
+    out.line(f"Process peak RSS (ru_maxrss): {rss_end:,.1f} MiB "
+             f"(at start {rss_start:,.1f} MiB; includes pyspiel)")
 
-    # Ratios
-    gin = {w.mode: w for w in gin_ws}
-    ratios: dict[str, dict[str, Any]] = {}
-    if len(gin) == 2 and hoola_ws:
-        rows = []
-        for n in sorted({w.players for w in hoola_ws}):
-            hw = {w.mode: w for w in hoola_ws if w.players == n}
-            if len(hw) != 2:
-                continue
-            entry: dict[str, Any] = {}
-            cells = []
-            for key, h, g in (
-                ("new/new", hw["new"], gin["new"]),
-                ("new/cloned", hw["new"], gin["cloned"]),
-                ("cloned/cloned", hw["cloned"], gin["cloned"]),
-            ):
-                ratio = h.median("decisions_per_s") / g.median("decisions_per_s")
-                per_round = [
-                    a.decisions_per_s / b.decisions_per_s
-                    for a, b in zip(h.rounds, g.rounds, strict=False)
-                ]
-                entry[key] = {"ratio": ratio, "per_round": per_round}
-                cells.append(f"{ratio:.2f} ({min(per_round):.2f}-{max(per_round):.2f})")
-            ratios[f"{n}p"] = entry
-            rows.append([f"{n}p", *cells])
-        out.table(
-            "Decisions/s ratio, Hoola ÷ gin_rummy (ratio of medians; per-round range)",
-            [
-                "players",
-                "hoola new ÷ gin new",
-                "hoola new ÷ gin cloned",
-                "hoola cloned ÷ gin cloned",
-            ],
-            rows,
-        )
-        kalookie_ws = [w for w in workloads if w.engine == "kalookie"]
-        rows = []
-        for n in sorted({w.players for w in kalookie_ws}):
-            kw = {w.mode: w for w in kalookie_ws if w.players == n}
-            cells = []
-            for key, g in (("new", gin["new"]), ("cloned", gin["cloned"])):
-                if key not in kw:
-                    cells.append("-")
-                    continue
-                ratio = kw[key].median("decisions_per_s") / g.median("decisions_per_s")
-                ratios.setdefault(f"kalookie {n}p", {})[f"{key}/{key}"] = {"ratio": ratio}
-                cells.append(f"{ratio:.2f}")
-            rows.append([f"{n}p", *cells])
-        if rows:
-            out.table("Decisions/s ratio, Kalookie (british) ÷ gin_rummy (ratio of medians)",
-                      ["players", "kalookie new ÷ gin new", "kalookie cloned ÷ gin cloned"],
-                      rows)
-        if "4p" in ratios:
-            goal = ratios["4p"]["new/new"]["ratio"]
-            aim = ratios["4p"]["new/cloned"]["ratio"]
-            out.line(
-                f"Goal, 4p Hoola ÷ gin_rummy new state >= 1: {goal:.2f} "
-                f"({'met' if goal >= 1 else 'not met'}); "
-                f"aim, ÷ gin_rummy cloned state >= 1: {aim:.2f} "
-                f"({'met' if aim >= 1 else 'not met'})"
-            )
+    ours = [w for w in workloads if not w.reference]
+    gin = {w.loop: w for w in gin_ws}
+    vs_gin = ratio_tables([*(w for w in gin_ws if w.loop != HEADLINE), *ours], gin,
+                          "gin_rummy", out)
+    tricks = {w.loop: w for w in workloads if w.engine == args.tricks}
+    vs_tricks = ratio_tables([*(w for w in tricks.values() if w.loop != HEADLINE),
+                              *(w for w in ours if w.engine == "capture")],
+                             tricks, args.tricks, out)
 
-    vs_gin, vs_ref = capture_ratios(workloads, args.tricks, out)
-    ratios.update(vs_gin)
+    headline = vs_gin.get("hoola pagat 4p")
+    if headline:
+        out.line("Headline, Hoola 4p ÷ gin_rummy (Python loop, cloned state), decisions/s: "
+                 f"{ratio_cell(headline['wall/py-clone'])} by wall clock, "
+                 f"{ratio_cell(headline['cpu/py-clone'])} by CPU time")
+    out.line("Load average at end: " + (", ".join(f"{x:.2f}" for x in load_end)
+                                        if load_end else "unknown"))
 
     if args.json:
-        data = {
-            "python": platform.python_version(),
-            "platform": platform.platform(),
-            "cpus": os.cpu_count(),
-            "open_spiel": os_version,
-            "hoola": api.version if api else None,
-            "hoola_error": hoola_error,
-            "seconds_per_workload": args.seconds,
-            "rounds": args.rounds,
-            "workloads": [
-                {
-                    "engine": w.engine,
-                    "preset": w.preset or None,
-                    "players": w.players,
-                    "mode": w.mode,
-                    "games_per_s": w.median("games_per_s"),
-                    "decisions_per_s": w.median("decisions_per_s"),
-                    "games": w.games(),
-                    "decisions": w.decisions(),
-                    "ends": dict(w.ends()),
-                    "tracemalloc_peak_kib": w.peak_kib or None,
-                    "rounds": [
-                        {"games": r.games, "decisions": r.decisions, "seconds": r.seconds}
-                        for r in w.rounds
-                    ],
-                }
-                for w in workloads
-            ],
-            "max_rss_mib": rss_end,
-            "ratios_decisions_per_s": ratios,
-            "trick_reference": None if args.tricks == "none" else args.tricks,
-            "ratios_decisions_per_s_vs_trick_reference": vs_ref,
-        }
-        Path(args.json).write_text(json.dumps(data, indent=2) + "\n")
+        write_json(Path(args.json), args, workloads, command, os_version,
+                   api.version if api else None, hoola_error, rss_end,
+                   (load_start, load_end), vs_gin, vs_tricks)
         out.line(f"JSON written to {args.json}")
 
     return 1 if failed or hoola_error or pyspiel is None else 0
+
+
+def write_json(path: Path, args: argparse.Namespace, workloads: Sequence[Workload],
+               command: str, os_version: str | None, version: str | None,
+               hoola_error: str | None, rss: float, loads: tuple[Any, Any],
+               vs_gin: dict[str, Any], vs_tricks: dict[str, Any]) -> None:
+    """Every round of every workload and every ratio, as JSON."""
+    rates = ("games_per_s", "decisions_per_s", "cpu_decisions_per_s")
+    data = {
+        "command": command,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpus": os.cpu_count(),
+        "load_average": {"start": loads[0], "end": loads[1]},
+        "open_spiel": os_version,
+        "hoola": version,
+        "hoola_error": hoola_error,
+        "seconds_per_workload": args.seconds,
+        "rounds": args.rounds,
+        "loops": LOOPS,
+        "workloads": [
+            {
+                "engine": w.engine,
+                "preset": w.preset or None,
+                "players": w.players,
+                "loop": w.loop,
+                "reference": w.reference,
+                **{attr: dict(zip(("min", "median", "max"), w.spread(attr), strict=True))
+                   for attr in rates},
+                "games": w.total("games"),
+                "decisions": w.total("decisions"),
+                "forced": w.total("forced"),
+                "forced_counted_in": w.total("forced_of"),
+                "ends": dict(w.ends()),
+                "tracemalloc_peak_kib": w.peak_kib or None,
+                "rounds": [{"games": r.games, "decisions": r.decisions, "forced": r.forced,
+                            "forced_counted_in": r.forced_of, "wall_s": r.wall, "cpu_s": r.cpu}
+                           for r in w.rounds],
+            }
+            for w in workloads
+        ],
+        "max_rss_mib": rss,
+        "ratios_vs_gin_rummy": vs_gin,
+        "trick_reference": None if args.tricks == "none" else args.tricks,
+        "ratios_vs_trick_reference": vs_tricks,
+    }
+    path.write_text(json.dumps(data, indent=2) + "\n")
 
 
 if __name__ == "__main__":

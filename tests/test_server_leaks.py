@@ -170,6 +170,10 @@ def truth_of(played: Played) -> dict[int, Truth]:
                       for s in range(n)}
             actors = state.actors()
             mandatory = frozenset(q for q in actors if not state.view(q).can_pass)
+            if tables[0].moment.window is not None:
+                # A window the table shows holds every seat that may let it pass: each may see
+                # itself in it, whether or not it can claim (that alone stays hidden).
+                actors |= {q for q in range(n) if state.view(q).can_pass}
             out[counter] = Truth(state.is_over, hidden, all_cards - public, mandatory, actors)
             if i < len(actions):
                 public |= cards_in(actions[i])

@@ -499,9 +499,15 @@ async def at_contest(live: Live, http: httpx.AsyncClient, options: dict[str, Any
     clients = {q: await Client.open(live.ws(tid), {"token": tokens[q]}) for q in tokens}
     watcher = await Client.open(live.ws(tid), {"invite": table["invite"]})
     await start(http, table)
+    discarded = False
     for seat, text in moves:
         now = await clients[seat].state(lambda m: m["asked"] and m["status"] == "playing")
         await clients[seat].send({"type": "act", "action": text, "counter": now["counter"]})
+        passed = await pass_window(clients, now["counter"], but=seat)
+        # Nobody could take the discards before the contest, yet each opened a window for all:
+        # a window only when someone can claim would tell everyone that someone can.
+        assert passed == (sorted(set(clients) - {seat}) if discarded else []), (text, passed)
+        discarded = " discard " in text and not text.endswith(" JK")
     window = {q: await clients[q].state(lambda m: m["counter"] == len(moves) + 1)
               for q in clients}
     assert window[current]["asked"] and not window[current]["can_pass"]
@@ -511,6 +517,19 @@ async def at_contest(live: Live, http: httpx.AsyncClient, options: dict[str, Any
         assert window[q]["asked"] and window[q]["can_pass"] and window[q]["moment"]["window"]
     return Contest(tid, clients, window=window, watcher=watcher, current=current, far=far,
                    near=near, takes=takes)
+
+
+async def pass_window(clients: dict[int, Client], counter: int, but: int) -> list[int]:
+    """Every seat but ``but`` that is in a window at ``counter`` lets it pass; those seats."""
+    passed = []
+    for q, client in sorted(clients.items()):
+        if q != but:
+            seen = await client.state(lambda m: m["counter"] == counter)
+            if seen["asked"] and seen["can_pass"]:
+                assert seen["moment"]["window"] and seen["moment"]["window_deadline"]
+                await client.send({"type": "pass", "counter": counter})
+                passed.append(q)
+    return passed
 
 
 async def finish(http: httpx.AsyncClient, c: Contest) -> None:

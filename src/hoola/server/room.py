@@ -58,6 +58,9 @@ class Moment:
     window_deadline: float | None = None
     turn_deadline: float | None = None
     closed: bool = False
+    shown: bool = False
+    """Whether the table shows a window: then it waits for everyone in it (or its deadline);
+    otherwise those who may pass (a seat that could show four sevens) act if they are quick."""
 
     @property
     def is_window(self) -> bool:
@@ -236,7 +239,9 @@ class Room:
         """Resolve a window once it has closed or everyone in it has decided."""
         moment, state = self.moment, self.state
         assert moment is not None and state is not None
-        if not moment.closed and moment.decided != set(moment.actors):
+        # Outside a shown window nobody waits for a seat that may pass: waiting would tell.
+        waited = moment.actors if moment.shown else self._mandatory(moment)
+        if not moment.closed and not waited <= moment.decided:
             return
         moment.closed = True
         chosen = state.resolve(moment.decisions)
@@ -292,9 +297,17 @@ class Room:
             return
         actors = state.actors()
         passers = frozenset(q for q in actors if state.view(q).can_pass)
+        shown = _window_shown(state)
+        if shown:
+            # A window opened only when someone can claim would tell everyone that someone can:
+            # while the table shows a window, every seat that may let it pass is in it, whether
+            # or not it holds anything to claim with, and its bots take their time alike.
+            idle = frozenset(q for q in range(self.n)
+                             if q not in actors and state.view(q).can_pass)
+            actors, passers = actors | idle, passers | idle
         now = time.time()
-        moment = Moment(self.counter, actors, passers)
-        if passers:
+        moment = Moment(self.counter, actors, passers, shown=shown)
+        if shown:
             moment.window_deadline = now + self.setting("claim_seconds", 3.0)
             self._later(moment.window_deadline - now, self._close_window, moment.counter)
         turn = self.setting("turn_seconds", 60.0)
@@ -312,8 +325,10 @@ class Room:
         if s.kind == "bot":
             delay = self._reaction() if seat in moment.passers else self.setting("bot_delay", 0.5)
             self._later(0, self._bot_decides, moment.counter, seat, delay)
-        elif self.connected.get(seat, 0) == 0 and seat not in moment.passers:
-            delay = max(self.setting("bot_delay", 0.5), self.grace_until - time.time())
+        elif self.connected.get(seat, 0) == 0:
+            # In a window the stand-in takes a bot's time too, so no pause tells who could claim.
+            delay = self._reaction() if seat in moment.passers else self.setting("bot_delay", 0.5)
+            delay = max(delay, self.grace_until - time.time())
             self._later(0, self._bot_decides, moment.counter, seat, delay, True)
         elif moment.turn_deadline is not None and seat not in moment.passers:
             self._later(moment.turn_deadline - time.time(), self._bot_decides, moment.counter,
@@ -481,6 +496,12 @@ class Room:
             self.send(q, seat_message(self, q))
         if self.watched():  # the public table costs every seat's view: only for an audience
             self.send(None, spectator_message(self))
+
+
+def _window_shown(state: Any) -> bool:
+    """Whether the public table shows a window open (a Hoola discard others may claim, a
+    Kalookie warning): what every seat can tell, whoever may act in it."""
+    return state.view(0).table().moment.window is not None
 
 
 def _parse(state: GameState, text: str, names: tuple[str, ...], seat: int) -> Any:

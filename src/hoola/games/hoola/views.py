@@ -116,7 +116,8 @@ class View(NamedTuple):
                                                    for q in range(self.players))))
         actors = (self.player,) if self.legal else ()
         moment = Moment(actors=actors, turn=self.current, phase=self.phase, prompt=self.prompt(),
-                        window="claim" if self.claim_open else None)
+                        window="claim" if self.claim_open and self.rules.claims != "next-only"
+                        else None)
         log = tuple(format_action(a, self.names) for a in self.history[-12:])
         return Table(zones=tuple(zones), moment=moment, names=self.names, scores=tuple(scores),
                      log=log)

@@ -135,6 +135,12 @@ function onState(msg) {
   updateSlots();
   S.lastDeal = msg.deal;
   S.lastStatus = msg.status;
+  // In a window with nothing to claim, let it pass at once: the server waits for every seat
+  // in it (so that who can claim stays hidden), and there is nothing here to decide.
+  if (canAct() && msg.can_pass && S.moves.length === 0) {
+    passMoment();
+    return;
+  }
   render();
   if (msg.status === "over" && (prevStatus === "playing" || first)) showResult(msg.deal - 1, true);
   else if (prevDeal && msg.deal > prevDeal) showResult(prevDeal - 1, false);

@@ -7,8 +7,10 @@ on a loopback port, every move made by clicking or pressing keys in the page.
 - One page plays a Kalookie hand, one a Sedma hand (from the lobby's one-click practice) against
   bots, the Sedma one by keyboard alone.
 - The legal-move highlighting and the reasons on disabled buttons; the replay of a finished game.
-- Screenshots of each game's table at desktop (1280x800) and phone (390x844) sizes go to
-  ``docs/screenshots/``.
+- Screenshots of each game's table at desktop (1280x800) and phone (390x844) sizes are taken
+  every run; they replace ``docs/screenshots/`` only when asked
+  (``HOOLA_SCREENSHOTS=docs/screenshots pytest tests/test_web_browser.py``), so that a test run
+  leaves the checkout as it found it.
 
 The page exposes ``window.hoola`` (the legal moves, the state) so that the test can choose a
 move; the move itself is always made through the UI. Waits are on the page's state.
@@ -21,6 +23,7 @@ import json
 import os
 import shutil
 import socket
+import tempfile
 import threading
 import time
 import tomllib
@@ -51,7 +54,7 @@ def _chromium() -> None:
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--no-first-run"]
-SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+SHOTS = Path(os.environ.get("HOOLA_SCREENSHOTS") or tempfile.mkdtemp(prefix="hoola-shots-"))
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 LONG = 90_000  # ms: the longest any one wait may take on a loaded machine

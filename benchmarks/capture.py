@@ -25,6 +25,48 @@ def capture_players(preset: str) -> tuple[int, ...]:
     return tuple(game.rules(preset).player_counts)
 
 
+def state_loop(deal: Callable[[int], Any], keep: list[Any] | None = None) -> Play:
+    """Random deals from ``deal(seed)`` played through the game interface alone, as OpenSpiel's
+    games are driven from Python: the seats that may act (``actors()``), each one's
+    ``legal_actions(seat)``, a uniform choice, ``apply``. No view is built. Where several seats
+    may act (a Hoola claim window, a Kalookie warning), each is asked in a random order of
+    arrival, one that may let the moment go (any seat but the one whose turn it is) passing as
+    often as it takes each action, and the game's ``resolve`` says which decision stands, as
+    ``play_deal`` does for bots. A decision is forced when one seat may act and has one action.
+    """
+
+    def play(seed: int) -> tuple[int, int, str]:
+        rng = random.Random(seed)
+        randrange = rng.randrange
+        state = deal(seed)
+        actors, legal, apply = state.actors, state.legal_actions, state.apply
+        forced = 0
+        while not state.is_over:
+            seats = actors()
+            if len(seats) == 1:
+                (seat,) = seats
+                actions = legal(seat)
+                if len(actions) == 1:
+                    forced += 1
+                apply(actions[randrange(len(actions))])
+                continue
+            turn = getattr(state, "current", None)
+            order = sorted(seats)
+            rng.shuffle(order)
+            decisions = []
+            for seat in order:
+                actions = legal(seat)
+                k = randrange(len(actions) + (seat != turn))
+                if k < len(actions):
+                    decisions.append(actions[k])
+            apply(state.resolve(decisions))
+        if keep is not None:
+            keep.append(state)
+        return len(state.history), forced, state.outcome().end
+
+    return play
+
+
 def capture_game(preset: str, players: int, keep: list[Any] | None = None) -> Play:
     """Random hands of ``preset``, each a new deal from seed ``i`` (construction, shuffle, deal);
     finished hands are appended to ``keep`` when given (for tests).
@@ -38,20 +80,4 @@ def capture_game(preset: str, players: int, keep: list[Any] | None = None) -> Pl
     rules = game.rules(preset)
     names = [f"P{i}" for i in range(players)]
     new_deal = game.new_deal
-
-    def play(seed: int) -> tuple[int, int, str]:
-        choice = random.Random(seed).choice
-        state = new_deal(rules, names, seed=seed)
-        actors, legal, apply = state.actors, state.legal_actions, state.apply
-        forced = 0
-        while not state.is_over:
-            (seat,) = actors()  # one seat acts at a time in the capture games
-            actions = legal(seat)
-            if len(actions) == 1:
-                forced += 1
-            apply(choice(actions))
-        if keep is not None:
-            keep.append(state)
-        return len(state.history), forced, state.result.outcome or "played"
-
-    return play
+    return state_loop(lambda seed: new_deal(rules, names, seed=seed), keep)

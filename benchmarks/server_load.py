@@ -64,7 +64,8 @@ try:  # the clients decode every state message: orjson when present keeps them l
     def loads(data: str | bytes) -> Any:
         return orjson.loads(data)
 except ImportError:  # pragma: no cover
-    loads = json.loads
+    def loads(data: str | bytes) -> Any:
+        return json.loads(data)
 
 RATE, BURST = 9.0, 25.0
 """The clients keep under the server's limit of 10 messages a second per connection."""

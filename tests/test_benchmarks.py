@@ -64,6 +64,33 @@ def test_capture_workload_counts_decisions_and_forced_ones(players: int) -> None
     assert forced_anywhere > 0  # the count is tested on hands that have forced decisions
 
 
+@pytest.mark.parametrize(("engine", "players"), [("hoola", 4), ("kalookie", 3)])
+def test_the_state_loop_plays_whole_deals_and_counts_forced_decisions(engine: str,
+                                                                     players: int) -> None:
+    """The state loop plays deals with windows (several seats asked, resolved by the game) to
+    their end, repeatably; its forced count agrees with the deal's record replayed."""
+    capture = _module("capture")
+    run = _module("run")
+    api = run.import_hoola()
+    deal = run.hoola_deal(api, players) if engine == "hoola" else run.kalookie_deal(api, players)
+    windows = 0
+    for seed in range(4):
+        kept: list[Any] = []
+        decisions, forced, end = capture.state_loop(deal, kept)(seed)
+        assert (decisions, forced, end) == capture.state_loop(deal)(seed)
+        state = kept[0]
+        assert state.is_over and decisions == len(state.history) and end == state.outcome().end
+        replayed, expected = deal(seed), 0
+        for record in state.history:
+            seats = replayed.actors()
+            windows += len(seats) > 1
+            expected += len(seats) == 1 and len(replayed.legal_actions(min(seats))) == 1
+            replayed.apply(replayed.parse(state.format(record)))
+        assert forced == expected
+    # Hoola's deals had claim windows (British Kalookie warns for the players: one seat at a time).
+    assert windows > 0 if engine == "hoola" else windows == 0
+
+
 @pytest.mark.parametrize(("engine", "players"), [("hoola", 4), ("hoola", 2), ("kalookie", 2)])
 def test_forced_decisions_tallied_as_the_state_says(engine: str, players: int) -> None:
     """The tally (asked seats, one option, no pass) agrees with ``state.actors()`` asked at
@@ -229,12 +256,12 @@ def test_run_writes_every_round_and_its_ratios(tmp_path: Path,
     assert status == 0
     data = json.loads(out.read_text())
     loops = {w["loop"]: w for w in data["workloads"]}
-    assert set(loops) == {"py-new", "py-clone", "cpp", "play_deal"}
+    assert set(loops) == {"py-new", "py-clone", "cpp", "state loop", "play_deal"}
     for w in data["workloads"]:
         assert len(w["rounds"]) == 2
         assert w["decisions"] == sum(r["decisions"] for r in w["rounds"])
         assert 0 <= w["forced"] <= w["forced_counted_in"] <= w["decisions"]
-    hoola, gin = loops["play_deal"], loops["py-clone"]
+    hoola, gin = loops["state loop"], loops["py-clone"]
     rate = [[r["decisions"] / r["wall_s"] for r in w["rounds"]] for w in (hoola, gin)]
     entry = data["ratios_vs_gin_rummy"]["hoola pagat 4p"]["wall/py-clone"]
     assert entry["per_round"] == pytest.approx([x / y for x, y in zip(*rate, strict=True)])
@@ -242,8 +269,11 @@ def test_run_writes_every_round_and_its_ratios(tmp_path: Path,
                                            statistics.median(rate[1]))
     assert data["load_average"]["start"] is not None
     printed = capsys.readouterr().out
-    assert "Headline, Hoola 4p ÷ gin_rummy (Python loop, cloned state), decisions/s: " \
-        f"{run.ratio_cell(entry)} by wall clock" in printed
+    assert "Headline, Hoola 4p (state loop) ÷ gin_rummy (Python loop, cloned state), " \
+        f"decisions/s: {run.ratio_cell(entry)} by wall clock" in printed
+    driven = data["ratios_vs_gin_rummy"]["hoola pagat 4p play_deal"]["wall/py-clone"]
+    assert f"through play_deal (a view for every decision) ÷ the same: " \
+        f"{run.ratio_cell(driven)} by wall clock" in printed
 
 
 # -- command lines ------------------------------------------------------------------------------

@@ -22,20 +22,42 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from typing import NamedTuple
 
 from hoola.games.capture.actions import Action, Play, Say
 from hoola.games.capture.determinize import determinize
 from hoola.games.capture.expert import Option, options
 from hoola.games.capture.expert_know import Knowledge
+from hoola.games.capture.rules import Rules
 from hoola.games.capture.state import DealState
 from hoola.games.capture.views import View
 
-__all__ = ["HORIZON", "SPREAD", "Horizon", "candidates", "sample"]
+__all__ = ["HORIZON", "PLAIN", "SPREAD", "WORTH", "Horizon", "Worth", "candidates",
+           "sample", "worth_of"]
 
 SPREAD = 12.0  # card points within which a play is worth searching against the best
 HORIZON = 6    # cards a seat plays after the current trick before a playout stops (None: never)
-HELD_POINTS = 0.3  # share of the points in a hand it is worth at the horizon
-HELD_WILD = 5.0    # card points a wild in hand is worth at the horizon
+
+
+class Worth(NamedTuple):
+    """What a side's position is worth at the horizon beyond its captured card points, in card
+    points: per point in its hands, per wild in its hands, and for leading the next trick."""
+
+    held_points: float
+    wild: float
+    lead: float
+
+
+WORTH = {
+    "hola": Worth(0.0, 25.0, 7.0),
+    "sedma": Worth(0.0, 19.0, 3.0),
+    "sedmice": Worth(0.0, 18.0, 7.0),
+    "sedmice-croatian": Worth(0.0, 16.0, 5.5),
+    "ristikontra": Worth(0.0, 0.0, 6.0),
+}
+"""The horizon's worths per preset, fitted by least squares to how expert-played hands ended
+(four players, 400 deals a preset: see ``docs/capture-bots.md``)."""
+PLAIN = Worth(0.3, 5.0, 0.0)  # other player counts: set by hand
 
 
 class Horizon(DealState):
@@ -62,15 +84,22 @@ class Horizon(DealState):
         if self.result is not None:
             return DealState.returns(self)
         rules = self.rules
+        w = worth_of(rules, self.n)
         values = [float(sum(rules.points_of(c) for c in cs)) for cs in self.captured]
         for q, hand in enumerate(self.hands):
             values[self.side_of[q]] += sum(
-                HELD_POINTS * rules.points_of(c) + (HELD_WILD if c % 13 in rules.wilds else 0)
+                w.held_points * rules.points_of(c) + (w.wild if c % 13 in rules.wilds else 0)
                 for c in hand)
+        values[self.side_of[self.leader]] += w.lead
         k = len(values)
         total = sum(values)
         return [Fraction(values[s] - (total - values[s]) / (k - 1)).limit_denominator(1000)
                 for s in self.side_of]
+
+
+def worth_of(rules: Rules, players: int) -> Worth:
+    """The horizon's worths for ``rules`` at a table of ``players``."""
+    return WORTH.get(rules.preset_name, PLAIN) if players == 4 else PLAIN
 
 
 def sample(view: View, rng: random.Random, lean: float = 0.0) -> DealState:

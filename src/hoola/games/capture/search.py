@@ -107,7 +107,7 @@ def sample(view: View, rng: random.Random, lean: float = 0.0) -> DealState:
     that the search plays the current trick and a few more (:data:`HORIZON` cards a seat, in
     whole tricks, at least one), where the rules score card points; Ristiklappi's outcomes are
     played out to the end."""
-    world = determinize(view, rng)
+    world = determinize(view, rng, infer=True)
     if HORIZON is None or view.rules.phases:
         return world
     world.__class__ = Horizon

@@ -15,7 +15,7 @@ from hoola.games.capture import GAME
 from hoola.games.capture.determinize import Shortage, determinize, shortages, unseen
 from hoola.games.capture.expert import ExpertBot, options
 from hoola.games.capture.expert_know import Knowledge
-from hoola.games.capture.search import PLAIN, WORTH, Horizon, sample, worth_of
+from hoola.games.capture.search import PLAIN, WORTH, Horizon, fit_worth, sample, worth_of
 from hoola.games.capture.state import DealState
 from hoola.games.capture.views import View
 
@@ -121,3 +121,9 @@ def test_the_horizon_counts_the_lead_and_the_wilds_held() -> None:
     values[world.side_of[world.leader]] += w.lead
     mine = world.side_of[1]
     assert float(world.returns()[1]) == pytest.approx(values[mine] - values[1 - mine], abs=1e-3)
+
+
+def test_the_horizon_worths_are_fitted_to_how_hands_end() -> None:
+    hola = fit_worth("hola", 40)
+    assert hola.wild > 5 and hola.lead > 0  # a wild held and the lead are worth points
+    assert fit_worth("ristikontra", 10).wild == 0.0  # no wilds: nothing fitted to them

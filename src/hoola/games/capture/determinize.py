@@ -7,12 +7,12 @@ trick are the rest of the pack, dealt at random in the sizes the view shows.
 With ``infer`` the guess also reads how the others played (:func:`shortages`): a seat that threw
 a card onto a trick the other side was winning, when a card of the led rank would have taken it,
 very likely held none then (good players take such a trick: measured on the expert's own deals,
-a hidden seat held the led rank after such a play 0-9% of the time against some 25% at random);
-and, where the trick carried points, it likely held no wild either (17-28% against 40-50%). Such
-a seat's cards from before the play are dealt from the unseen cards without those ranks (each
-guess drops a shortage with the chance that it is wrong, :data:`DOUBT`); the cards it drew since
-are dealt at random. Only the public history is read, and every guess still deals exactly the
-unseen cards in the sizes the view shows.
+a hidden seat held the led rank after such a play 0-12% of the time against some 25% at
+random); and, where the trick carried points, it likely held no wild either (15-28% against
+40-60%). Such a seat's cards from before the play are dealt from the unseen cards without those
+ranks (each guess drops a shortage with about the chance that it is wrong, :data:`DOUBT`); the
+cards it drew since are dealt at random. Only the public history is read, and every guess still
+deals exactly the unseen cards in the sizes the view shows.
 """
 
 from __future__ import annotations

@@ -72,8 +72,8 @@ def pack_counts(rules: Rules) -> tuple[int, ...]:
 class Knowledge:
     """The counts a decision needs, worked out once from the view (see the module)."""
 
-    __slots__ = ("counts", "hand", "hidden", "last", "lead", "led", "me", "n", "out", "points",
-                 "rules", "shown", "side", "side_of", "total", "unseen", "view", "wilds")
+    __slots__ = ("counts", "hand", "hidden", "last", "lead", "led", "me", "memo", "n", "out",
+                 "points", "rules", "shown", "side", "side_of", "total", "unseen", "view", "wilds")
 
     def __init__(self, view: View) -> None:
         self.view = view
@@ -107,6 +107,9 @@ class Knowledge:
         # Winning a trick is worth something beyond its cards (the lead, and cards that would
         # otherwise go to the others later): much where a trick is one round and cheap to win.
         self.lead = 0.0 if self.last else LEAD_FIGHTING if rules.fighting else LEAD
+        # The odds depend on a trick's cards only through whether each side contests it, so
+        # the cards that leave the trick to the same seat share one walk (see chance).
+        self.memo: dict[tuple[object, ...], float] = {}
 
     # -- cards ---------------------------------------------------------------------------------
 
@@ -192,9 +195,19 @@ class Knowledge:
         Each seat of a side that is not winning takes whenever it can and its side finds the
         trick worth it (:meth:`willing`); a hidden seat can with the hypergeometric chance of
         holding one more taker; after a round the leader fights on the same way."""
+        will = self.willing(cards)
+        key = (tuple(will), led, self.side_of[winner], tuple(order), leader, mine_left, fights)
+        known_odds = self.memo.get(key)
+        if known_odds is not None:
+            return known_odds
+        odds = self.memo[key] = self._chance(will, led, winner, order, leader, mine_left, fights)
+        return odds
+
+    def _chance(self, will: list[bool], led: int, winner: int, order: list[int], leader: int,
+                mine_left: int, fights: int) -> float:
+        """:meth:`chance` worked out, given whether each side contests the trick."""
         ranks = self.takers(led)
         pool = self.unseen_of(ranks)
-        will = self.willing(cards)
         side_of, me, view = self.side_of, self.me, self.view
         fighting = self.rules.fighting
         can_play = [s > 0 for s in view.hand_sizes]

@@ -22,20 +22,42 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from typing import NamedTuple
 
 from hoola.games.capture.actions import Action, Play, Say
 from hoola.games.capture.determinize import determinize
 from hoola.games.capture.expert import Option, options
 from hoola.games.capture.expert_know import Knowledge
+from hoola.games.capture.rules import Rules
 from hoola.games.capture.state import DealState
 from hoola.games.capture.views import View
 
-__all__ = ["HORIZON", "SPREAD", "Horizon", "candidates", "sample"]
+__all__ = ["HORIZON", "PLAIN", "SPREAD", "WORTH", "Horizon", "Worth", "candidates",
+           "sample", "worth_of"]
 
 SPREAD = 12.0  # card points within which a play is worth searching against the best
 HORIZON = 6    # cards a seat plays after the current trick before a playout stops (None: never)
-HELD_POINTS = 0.3  # share of the points in a hand it is worth at the horizon
-HELD_WILD = 5.0    # card points a wild in hand is worth at the horizon
+
+
+class Worth(NamedTuple):
+    """What a side's position is worth at the horizon beyond its captured card points, in card
+    points: per point in its hands, per wild in its hands, and for leading the next trick."""
+
+    held_points: float
+    wild: float
+    lead: float
+
+
+WORTH = {
+    "hola": Worth(0.0, 25.0, 7.0),
+    "sedma": Worth(0.0, 19.0, 3.0),
+    "sedmice": Worth(0.0, 18.0, 7.0),
+    "sedmice-croatian": Worth(0.0, 16.0, 5.5),
+    "ristikontra": Worth(0.0, 0.0, 6.0),
+}
+"""The horizon's worths per preset (four players): :func:`fit_worth` over 400 expert-played
+hands, rounded, the held points' small negative fits set to zero."""
+PLAIN = Worth(0.3, 5.0, 0.0)  # other player counts: set by hand
 
 
 class Horizon(DealState):
@@ -62,15 +84,73 @@ class Horizon(DealState):
         if self.result is not None:
             return DealState.returns(self)
         rules = self.rules
+        w = worth_of(rules, self.n)
         values = [float(sum(rules.points_of(c) for c in cs)) for cs in self.captured]
         for q, hand in enumerate(self.hands):
             values[self.side_of[q]] += sum(
-                HELD_POINTS * rules.points_of(c) + (HELD_WILD if c % 13 in rules.wilds else 0)
+                w.held_points * rules.points_of(c) + (w.wild if c % 13 in rules.wilds else 0)
                 for c in hand)
+        values[self.side_of[self.leader]] += w.lead
         k = len(values)
         total = sum(values)
         return [Fraction(values[s] - (total - values[s]) / (k - 1)).limit_denominator(1000)
                 for s in self.side_of]
+
+
+def fit_worth(preset: str, deals: int = 400, players: int = 4) -> Worth:
+    """The worths that best predict, by least squares, how expert-played hands of ``preset``
+    end from where they stand at each trick's start: the rest of the hand's card points (each
+    side's final returns less its card points captured so far) against the difference between
+    the sides in points held, wilds held and the next lead (hands seeded 10000 on)."""
+    from hoola.games.capture.expert import ExpertBot  # the expert imports this module
+
+    rules = Rules.preset(preset)
+    bot = ExpertBot()
+    rows: list[tuple[list[float], float]] = []
+    for seed in range(deals):
+        state = DealState.new(rules, [chr(65 + q) for q in range(players)], seed=10000 + seed)
+        marks: list[tuple[list[float], float]] = []
+        while not state.is_over:
+            if not state.trick and state.taken and len(marks) < len(state.taken):
+                diff = [0.0, 0.0, 0.0, 0.0]  # captured, held points, wilds, lead
+                for q, hand in enumerate(state.hands):
+                    sign = 1.0 if state.side_of[q] == 0 else -1.0
+                    diff[1] += sign * sum(rules.points_of(c) for c in hand)
+                    diff[2] += sign * sum(1 for c in hand if c % 13 in rules.wilds)
+                for side, cards in enumerate(state.captured):
+                    diff[0] += (1.0 if side == 0 else -1.0) * sum(rules.points_of(c) for c in cards)
+                diff[3] = 1.0 if state.side_of[state.leader] == 0 else -1.0
+                marks.append((diff[1:], diff[0]))
+            assert state.turn is not None
+            state.apply(bot.act(state.view(state.turn)))
+        final = float(state.returns()[0])
+        rows.extend((x, final - captured) for x, captured in marks)
+    used = [j for j in range(3) if any(x[j] for x, _ in rows)]
+    a = [[sum(x[i] * x[j] for x, _ in rows) for j in used] for i in used]
+    b = [sum(x[i] * y for x, y in rows) for i in used]
+    coef = dict(zip(used, _solve(a, b), strict=True))
+    return Worth(*(round(coef.get(j, 0.0), 2) for j in range(3)))
+
+
+def _solve(a: list[list[float]], b: list[float]) -> list[float]:
+    """``a x = b`` by Gaussian elimination (``a`` small and positive definite)."""
+    n = len(b)
+    m = [[*row, v] for row, v in zip(a, b, strict=True)]
+    for i in range(n):
+        k = max(range(i, n), key=lambda r: abs(m[r][i]))
+        m[i], m[k] = m[k], m[i]
+        for r in range(i + 1, n):
+            f = m[r][i] / m[i][i]
+            m[r] = [u - f * w for u, w in zip(m[r], m[i], strict=True)]
+    x = [0.0] * n
+    for i in reversed(range(n)):
+        x[i] = (m[i][n] - sum(m[i][j] * x[j] for j in range(i + 1, n))) / m[i][i]
+    return x
+
+
+def worth_of(rules: Rules, players: int) -> Worth:
+    """The horizon's worths for ``rules`` at a table of ``players``."""
+    return WORTH.get(rules.preset_name, PLAIN) if players == 4 else PLAIN
 
 
 def sample(view: View, rng: random.Random, lean: float = 0.0) -> DealState:
@@ -78,7 +158,7 @@ def sample(view: View, rng: random.Random, lean: float = 0.0) -> DealState:
     that the search plays the current trick and a few more (:data:`HORIZON` cards a seat, in
     whole tricks, at least one), where the rules score card points; Ristiklappi's outcomes are
     played out to the end."""
-    world = determinize(view, rng)
+    world = determinize(view, rng, infer=True)
     if HORIZON is None or view.rules.phases:
         return world
     world.__class__ = Horizon

@@ -18,7 +18,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from hoola.core.cards import format_card, rank_of
 from hoola.core.errors import IllegalActionError, NotationError, OutOfTurnError
@@ -59,6 +59,16 @@ class Result:
     score: tuple[int, ...]
 
 
+_C = TypeVar("_C", bound=type)
+
+
+def _python_class(cls: _C) -> _C:
+    # Under mypyc a decorated class stays an ordinary Python class (its methods are compiled):
+    # copy() shares __dict__, and the search's Horizon changes a state's __class__.
+    return cls
+
+
+@_python_class
 class DealState:
     """A hand in progress: seats, hands, stock, the trick, the captured piles, the history."""
 

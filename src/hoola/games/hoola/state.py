@@ -20,7 +20,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 from hoola.core.cards import JOKER, SEVEN, cards_of, format_card, format_cards
 from hoola.core.errors import HoolaError, IllegalActionError, OutOfTurnError, RulesError
@@ -138,7 +138,8 @@ class DealState(Verbs):
     Build one with :meth:`new`. Seats are numbered in play order; ``names`` label them.
     """
 
-    __slots__ = (
+    # A ClassVar, so that copy() can still read it when mypyc compiles the class.
+    __slots__: ClassVar[tuple[str, ...]] = (
         "_cache", "_public", "_sizes", "chose", "claimable", "compensation", "current", "deal",
         "dealer",
         "discarder", "discards", "drawn", "forced_out", "had_turn", "hands", "history",
@@ -216,6 +217,11 @@ class DealState(Verbs):
             return cls(rules, names, Deal.shuffled(rules, len(names), rng=rng), dealer=dealer,
                        stake=stake, rng=rng, _shuffled=True)
         return cls(rules, names, deal, dealer=dealer, stake=stake, rng=rng)
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> DealState:
+        """A blank state (copy() and determinize fill one in); compiled by mypyc, a class
+        without its own ``__new__`` would run ``__init__`` here."""
+        return super().__new__(cls)
 
     def copy(self) -> DealState:
         """An independent copy (the random source included)."""

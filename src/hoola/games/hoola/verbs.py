@@ -7,6 +7,7 @@ agree (``can_x`` is true exactly when ``verify_x`` raises nothing, and ``x`` app
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from hoola.games.hoola.actions import (
     Action,
@@ -36,7 +37,7 @@ def _tuple(cards: Sequence[int]) -> tuple[int, ...]:
 class Verbs:
     """Named check/ask/do methods; mixed into :class:`hoola.games.hoola.state.DealState`."""
 
-    __slots__ = ()
+    __slots__: ClassVar[tuple[str, ...]] = ()  # ClassVar: see DealState
 
     def verify(self, action: Action) -> None:  # pragma: no cover - provided by DealState
         raise NotImplementedError

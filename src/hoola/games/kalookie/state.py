@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 from hoola.core.cards import format_card
 from hoola.core.errors import HoolaError, IllegalActionError, OutOfTurnError
@@ -93,7 +93,8 @@ class DealState(Verbs):
     :attr:`after` is the standing the next hand starts from.
     """
 
-    __slots__ = (
+    # A ClassVar, so that copy() can still read it when mypyc compiles the class.
+    __slots__: ClassVar[tuple[str, ...]] = (
         "_cache", "_plans", "_public", "after", "barred", "bought", "current", "deal",
         "dealer", "discards", "drawn", "first", "forced", "hands", "history", "melds", "n", "names",
         "next_id", "opened", "out", "phase", "queue", "reset_to", "reshuffles", "restocked",
@@ -177,6 +178,11 @@ class DealState(Verbs):
         if deal is None:
             deal = shuffled(rules, standing, dealer, rng)
         return cls(rules, names, deal, dealer=dealer, standing=standing, rng=rng)
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> DealState:
+        """A blank state (copy() and determinize fill one in); compiled by mypyc, a class
+        without its own ``__new__`` would run ``__init__`` here."""
+        return super().__new__(cls)
 
     def copy(self) -> DealState:
         """An independent copy (the random source included)."""

@@ -8,6 +8,7 @@ Cards are the core's integers; a joker named in a run is :func:`~.cards.named_jo
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from hoola.games.kalookie.actions import (
     Action,
@@ -29,7 +30,7 @@ __all__ = ["Verbs"]
 class Verbs:
     """Named check/ask/do methods; mixed into :class:`~.state.DealState`."""
 
-    __slots__ = ()
+    __slots__: ClassVar[tuple[str, ...]] = ()  # ClassVar: see DealState
 
     def verify(self, action: Action) -> None:  # pragma: no cover - provided by DealState
         raise NotImplementedError

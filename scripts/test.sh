@@ -26,31 +26,13 @@ python3 -m pytest "$@"
 # with mypyc into a virtualenv of its own (build/ is git-ignored) and tested there, the doctests
 # through tests/test_compiled.py (compiled modules keep no docstrings), records with hoola verify.
 # Left out, to keep CI near ten minutes: the browser and terminal UI tests (front ends reaching
-# the engines as the server tests do, which run). Deselected: the tests that hand the engines
-# values of the wrong type (a bool or None for a seat or a card, a str for a seed) to see them
-# refused; compiled code checks the annotated types, so it raises TypeError there, or takes True
-# for seat 1 (docs/compiled.md, "Limits").
+# the engines as the server tests do, which run).
 if [[ "${HOOLA_SKIP_COMPILED:-0}" != 1 ]]; then
   venv=build/venv-compiled
   python3 -m venv --system-site-packages "$venv"
   HOOLA_COMPILE=1 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check ".[test]"
-  ill_typed=(
-    tests/test_state.py::test_seats_must_be_seats
-    "tests/test_state.py::test_new_deal_state_refuses_bad_arguments[args5-kwargs5-bad-deal]"
-    "tests/test_state.py::test_new_deal_state_refuses_bad_arguments[args9-kwargs9-bad-seed]"
-    tests/test_properties.py::test_malformed_actions_are_refused_and_change_nothing
-    tests/test_properties.py::test_malformed_construction_is_refused
-    tests/test_capture_engine.py::test_signals_need_the_option_and_a_known_word
-    tests/test_capture_engine.py::test_a_view_of_a_seat_that_is_not_at_the_table_is_refused
-    tests/test_capture_engine.py::test_every_refusal_has_its_code_and_changes_nothing
-    tests/test_capture_engine.py::test_explicit_deals_refuse_a_bad_dealer_or_hand_count
-    tests/test_capture_properties.py::test_random_hands_conserve_cards_and_refuse_what_is_not_listed
-    tests/kalookie/test_properties.py::test_random_matches_keep_every_invariant
-    tests/kalookie/test_state.py::test_garbage_is_refused_and_changes_nothing
-  )
   # The sources in src/ are the pure package: the doctests are collected through test_compiled.
   HOOLA_COMPILE=1 "$venv/bin/python" -m pytest -o "testpaths=tests README.md" \
-    --ignore=tests/test_web_browser.py --ignore-glob='tests/test_tui*.py' \
-    "${ill_typed[@]/#/--deselect=}" "$@"
+    --ignore=tests/test_web_browser.py --ignore-glob='tests/test_tui*.py' "$@"
   HOOLA_COMPILE=1 "$venv/bin/hoola" verify tests/records ../shared/conformance | tail -n 1
 fi

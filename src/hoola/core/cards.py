@@ -13,6 +13,7 @@ A natural card is ``suit * 13 + rank`` with ranks ``A 2 .. K`` as 0..12 and suit
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 from hoola.core.errors import NotationError
 
@@ -22,6 +23,7 @@ __all__ = [
     "PIQUET_RANKS",
     "RANKS",
     "SUITS",
+    "as_card_tuple",
     "bits",
     "card_mask",
     "cards_of",
@@ -151,3 +153,12 @@ def pack(decks: int = 1, jokers: int = 0, ranks: Iterable[int] = range(13)) -> l
     kept = sorted(set(ranks))
     return [make_card(r, s) for s in range(4) for r in kept for _ in range(decks)] \
         + [JOKER] * jokers
+
+
+def as_card_tuple(cards: Any) -> Any:
+    """``cards`` as the tuple an action holds when it is a list or tuple of some kind; anything
+    else as it is, for the engine's check to refuse with its own error (a string is a sequence,
+    not a list of cards)."""
+    if isinstance(cards, Sequence) and not isinstance(cards, str | bytes):
+        return tuple(cards)
+    return cards

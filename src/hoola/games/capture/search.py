@@ -29,7 +29,7 @@ from hoola.games.capture.determinize import determinize
 from hoola.games.capture.expert import Option, options
 from hoola.games.capture.expert_know import Knowledge
 from hoola.games.capture.rules import Rules
-from hoola.games.capture.state import DealState
+from hoola.games.capture.state import DealState, _python_class
 from hoola.games.capture.views import View
 
 __all__ = ["HORIZON", "PLAIN", "SPREAD", "WORTH", "Horizon", "Worth", "candidates",
@@ -60,6 +60,7 @@ hands, rounded, the held points' small negative fits set to zero."""
 PLAIN = Worth(0.3, 5.0, 0.0)  # other player counts: set by hand
 
 
+@_python_class  # a Python class like DealState, whose __class__ it takes
 class Horizon(DealState):
     """A guessed hand that the search plays only ``stop`` tricks deep: it is over for the
     search once that many tricks have been taken, and its returns are then each side's card

@@ -18,7 +18,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from hoola.core.cards import format_card, rank_of
 from hoola.core.errors import IllegalActionError, NotationError, OutOfTurnError
@@ -59,11 +59,21 @@ class Result:
     score: tuple[int, ...]
 
 
+_C = TypeVar("_C", bound=type)
+
+
+def _python_class(cls: _C) -> _C:
+    # Under mypyc a decorated class stays an ordinary Python class (its methods are compiled):
+    # copy() shares __dict__, and the search's Horizon changes a state's __class__.
+    return cls
+
+
+@_python_class
 class DealState:
     """A hand in progress: seats, hands, stock, the trick, the captured piles, the history."""
 
     def __init__(self, rules: Rules, names: Sequence[str], hands: Sequence[Sequence[int]],
-                 stock: Sequence[int], dealer: int = 0) -> None:
+                 stock: Sequence[int], dealer: object = 0) -> None:
         self.base = rules
         self.names = tuple(names)
         self.n = len(self.names)
@@ -75,7 +85,7 @@ class DealState:
         self.side_of = tuple(next(i for i, side in enumerate(self.sides) if q in side)
                              for q in range(self.n))
         self.teams = teams
-        if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < self.n:
+        if type(dealer) is not int or not 0 <= dealer < self.n:  # a bool is not a seat
             raise NotationError(f"dealer {dealer!r} is not a seat at this table of {self.n}",
                                 "bad-dealer")
         if len(hands) != self.n:
@@ -189,13 +199,16 @@ class DealState:
         t = self.turn
         return frozenset() if t is None else frozenset((t,))
 
-    def legal_actions(self, player: int) -> list[Action]:
+    # The public methods take ``object`` where the engine refuses values of any other type with
+    # its own error: compiled (docs/compiled.md), a parameter typed ``int`` would raise TypeError
+    # on None and take True for 1 before the check could run.
+    def legal_actions(self, player: object) -> list[Action]:
         """Every action ``player`` may take now (empty when not their turn, or not a seat)."""
         return list(self.listed(player))
 
-    def listed(self, player: int) -> Sequence[Action]:
+    def listed(self, player: object) -> Sequence[Action]:
         """:meth:`legal_actions` as the state keeps it until the next action (not a copy)."""
-        if not self._is_seat(player) or player != self.turn:
+        if type(player) is not int or player != self.turn:
             return ()
         if self._listed is None:
             self._listed = self._legal(player)
@@ -214,7 +227,7 @@ class DealState:
             out.extend(Say(player, w) for w in SIGNALS)
         return out
 
-    def can(self, action: Any) -> bool:
+    def can(self, action: object) -> bool:
         """Whether ``action`` is legal now (never raises)."""
         try:
             self.verify(action)
@@ -222,12 +235,14 @@ class DealState:
             return False
         return True
 
-    def verify(self, action: Any) -> None:
+    def verify(self, action: object) -> None:
         """Raise a specific IllegalActionError unless ``action`` is legal now."""
         if not isinstance(action, Play | Dark | Stop | Say):
             raise IllegalActionError(f"{action!r} is not a capture-game action", "bad-action")
-        p = action.player
-        if not self._is_seat(p):
+        # The fields are read as any value: compiled, reading them as typed would raise
+        # TypeError on garbage (or take True for 1) before they could be refused.
+        p: object = getattr(action, "player")  # noqa: B009
+        if type(p) is not int or not 0 <= p < self.n:
             raise IllegalActionError(f"seat {p!r} is not at this table", "bad-player")
         if self.result is not None:
             raise IllegalActionError("the hand is over", "deal-over")
@@ -241,8 +256,9 @@ class DealState:
         if isinstance(action, Say):
             if not self.rules.signals:
                 raise IllegalActionError("these rules have no signals", "no-signals")
-            if not isinstance(action.word, str) or action.word not in SIGNALS:
-                raise IllegalActionError(f"{_shown_word(action.word)} is not a signal: the "
+            word: object = getattr(action, "word")  # noqa: B009
+            if not isinstance(word, str) or word not in SIGNALS:
+                raise IllegalActionError(f"{_shown_word(word)} is not a signal: the "
                                          f"signals are {', '.join(SIGNALS)}", "bad-signal")
             if self.signaled:
                 raise IllegalActionError(f"{who} has already given a signal this turn",
@@ -268,8 +284,8 @@ class DealState:
                 raise IllegalActionError("the stock is empty: nothing to play in the dark",
                                          "stock-empty")
             return
-        card = action.card
-        if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 52:
+        card: object = getattr(action, "card")  # noqa: B009
+        if type(card) is not int or not 0 <= card < 52:
             raise IllegalActionError(f"{card!r} is not a card", "bad-card")
         hand = self.hands[p]
         if card not in hand:
@@ -286,28 +302,31 @@ class DealState:
         if card not in self._playable(p):
             raise self._why_not(p, card)
 
-    def apply(self, action: Any) -> Action:
+    def apply(self, action: object) -> Action:
         """Check and apply ``action``; return it (as appended to the history).
 
         An action taken from this moment's own legal list (the very object, as bots and
         interfaces pass it back) is known to be legal and is not checked again.
         """
         listed = self._listed
-        if listed is None or not any(x is action for x in listed):
+        a = next((x for x in listed if x is action), None) if listed is not None else None
+        if a is None:
             self.verify(action)
-        self._do(action)
-        return action  # type: ignore[no-any-return]
+            assert isinstance(action, Play | Dark | Stop | Say)
+            a = action
+        self._do(a)
+        return a
 
     def resolve(self, decisions: Sequence[Any]) -> Any | None:
         """One seat acts at a time: its decision, if it came."""
         t = self.turn
         return next((a for a in decisions if getattr(a, "player", None) == t), None)
 
-    def view(self, player: int) -> Any:
+    def view(self, player: object) -> Any:
         """What ``player`` may know now."""
         from hoola.games.capture.views import view_of
 
-        if not self._is_seat(player):
+        if type(player) is not int or not 0 <= player < self.n:
             raise IllegalActionError(f"there is no seat {player!r} at this table", "bad-player")
         return view_of(self, player)
 
@@ -345,9 +364,6 @@ class DealState:
                        self.dealer, len(self.taken), tags)
 
     # -- the rules ----------------------------------------------------------------------------
-
-    def _is_seat(self, player: Any) -> bool:
-        return isinstance(player, int) and not isinstance(player, bool) and 0 <= player < self.n
 
     def _fights(self, card: int) -> bool:
         rank = rank_of(card)

@@ -114,7 +114,7 @@ class LoserLine:
 
     seat: int
     base: Fraction
-    multipliers: tuple[tuple[str, int], ...]
+    multipliers: tuple[tuple[str, Fraction | int], ...]
     amount: Fraction
     last: str | None = None
 
@@ -187,7 +187,7 @@ def settle(rules: Rules, end: str, seats: Mapping[int, SeatShowdown], winners: S
         else:
             level = sum(1 for t in ranked if points[t] <= points[s])
             base = Fraction(len(winners) + level - 1)
-        factors: list[tuple[str, int]] = []
+        factors: list[tuple[str, Fraction | int]] = []
         if seat.sevens and _applies(rules.seven_double, seat.had_turn):
             factors.append((f"{seat.sevens} seven{'s' if seat.sevens > 1 else ''} in hand",
                             2 ** seat.sevens))
@@ -200,7 +200,7 @@ def settle(rules: Rules, end: str, seats: Mapping[int, SeatShowdown], winners: S
         if end == "sevens" and rules.sevens_multiplier != 1:
             factors.append(("four sevens", rules.sevens_multiplier))
         if stake != 1:
-            factors.append(("stake", stake))  # type: ignore[arg-type]
+            factors.append(("stake", stake))
         amount = base
         for _, f in factors:
             amount *= f

@@ -20,12 +20,13 @@ import random
 from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 from hoola.core.cards import JOKER, SEVEN, cards_of, format_card, format_cards
 from hoola.core.errors import HoolaError, IllegalActionError, OutOfTurnError, RulesError
 from hoola.core.game import Outcome
 from hoola.core.prefix import Prefix, put
+from hoola.core.trusted import listed_one
 from hoola.games.hoola.actions import (
     Action,
     Add,
@@ -51,7 +52,6 @@ from hoola.games.hoola.inputs import (
     check_seat,
     check_seed,
     check_stake,
-    is_whole,
 )
 from hoola.games.hoola.melds import (
     Meld,
@@ -138,7 +138,8 @@ class DealState(Verbs):
     Build one with :meth:`new`. Seats are numbered in play order; ``names`` label them.
     """
 
-    __slots__ = (
+    # A ClassVar, so that copy() can still read it when mypyc compiles the class.
+    __slots__: ClassVar[tuple[str, ...]] = (
         "_cache", "_public", "_sizes", "chose", "claimable", "compensation", "current", "deal",
         "dealer",
         "discarder", "discards", "drawn", "forced_out", "had_turn", "hands", "history",
@@ -147,16 +148,19 @@ class DealState(Verbs):
         "stock_after_drops", "table", "took_from", "upcard_live",
     )
 
-    def __init__(self, rules: Rules, names: Sequence[str], deal: Deal, *, dealer: int = 0,
-                 stake: Fraction | int = 1, rng: random.Random | None = None,
-                 _shuffled: bool = False) -> None:
+    # The arguments of the public methods are typed ``object`` where the engine refuses values
+    # of any other type with its own error: compiled (docs/compiled.md), a parameter typed
+    # ``int`` would raise TypeError on None and take True for 1 before the check could run.
+    def __init__(self, rules: object, names: object, deal: object, *, dealer: object = 0,
+                 stake: object = 1, rng: object = None, _shuffled: bool = False) -> None:
         if not isinstance(rules, Rules):
             raise RulesError(f"the rules must be a Rules value, not {rules!r}", "bad-rules")
         names = check_names(names)
         n = len(names)
         if not _shuffled:  # a deal the engine shuffled itself (new) is the whole pack already
             _check_deal(rules, deal, n)
-        if not is_whole(dealer) or not 0 <= dealer < n:
+        assert isinstance(deal, Deal)
+        if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
             raise _illegal(f"dealer seat {dealer!r} is not at the table (seats are 0 to {n - 1})",
                            "bad-deal")
         self.rules = rules
@@ -203,10 +207,12 @@ class DealState(Verbs):
             self.chose = put(self.chose, dealer, True)
 
     @classmethod
-    def new(cls, rules: Rules, players: int | Sequence[str] = 4, *, seed: int | None = None,
-            deal: Deal | None = None, dealer: int = 0, stake: Fraction | int = 1,
-            rng: random.Random | None = None) -> DealState:
+    def new(cls, rules: Rules, players: object = 4, *, seed: object = None,
+            deal: object = None, dealer: object = 0, stake: object = 1,
+            rng: object = None) -> DealState:
         """A new deal for ``players`` (a count, or names), from ``seed`` unless ``deal``."""
+        if not isinstance(rules, Rules):
+            raise RulesError(f"the rules must be a Rules value, not {rules!r}", "bad-rules")
         if isinstance(players, int):
             names: Sequence[str] = [chr(ord("A") + i) for i in range(check_player_count(players))]
         else:
@@ -216,6 +222,11 @@ class DealState(Verbs):
             return cls(rules, names, Deal.shuffled(rules, len(names), rng=rng), dealer=dealer,
                        stake=stake, rng=rng, _shuffled=True)
         return cls(rules, names, deal, dealer=dealer, stake=stake, rng=rng)
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> DealState:
+        """A blank state (copy() and determinize fill one in); compiled by mypyc, a class
+        without its own ``__new__`` would run ``__init__`` here."""
+        return super().__new__(cls)
 
     def copy(self) -> DealState:
         """An independent copy (the random source included)."""
@@ -257,14 +268,13 @@ class DealState(Verbs):
         return frozenset(p for p in range(self.n) if p == current or (
             (self.hands[p] & SEVEN_BITS).bit_count() >= 3 and self._may_show_sevens(p)))
 
-    def legal_actions(self, player: int) -> list[Action]:
+    def legal_actions(self, player: object) -> list[Action]:
         """Every action ``player`` may take now (empty when they may not act).
 
         New melds of four or more cards are listed too (they are shorthand for a three-card meld
         and additions). The list is the single source of truth for bots and interfaces.
         """
-        check_seat(player, self.n, "list legal actions")
-        return list(self._legal_cached(player))
+        return list(self._legal_cached(check_seat(player, self.n, "list legal actions")))
 
     def _legal_cached(self, player: int) -> list[Action]:
         cached = self._cache.get(player)
@@ -401,35 +411,39 @@ class DealState(Verbs):
 
     # -- check / ask / do -----------------------------------------------------------------------
 
-    def verify(self, action: Action) -> None:
+    def verify(self, action: object) -> None:
         """Raise an :class:`IllegalActionError` unless ``action`` is legal now."""
-        self._check(action)
+        self._check(check_action(action, self.n))
 
-    def can(self, action: Action) -> bool:
+    def can(self, action: object) -> bool:
         """Whether ``action`` is legal now."""
-        return self._check_or_none(action) is None
+        try:
+            self.verify(action)
+        except HoolaError:
+            return False
+        return True
 
-    def apply(self, action: Action) -> Action:
+    def apply(self, action: object) -> Action:
         """Check and apply ``action``; return the record appended to the history.
 
         An action taken from this moment's own legal list (the very object, as bots and
         interfaces pass it back) is known to be legal: the plain moves skip the checks.
         """
-        listed = self._cache.get(action.player) if type(action) in _PLAIN \
-            and type(action.player) is int else None
-        if listed is not None and any(x is action for x in listed):
+        a = listed_one(self._cache, action)
+        if a is not None and type(a) in _PLAIN:
             plan = None
-        else:
-            plan = self._check(action)
+        else:  # a listed take, meld or add is checked again for its plan
+            a = check_action(action, self.n) if a is None else a
+            plan = self._check(a)
         self._cache.clear()
         self._sizes = None
-        record = self._do(action, plan)
+        record = self._do(a, plan)
         self.history.append(record)
         self._public.append(Draw(record.player) if isinstance(record, Draw) else record)
         return record
 
     def _check(self, a: Action) -> Any:
-        check_action(a, self.n)
+        """The plan of a well-formed action (:func:`check_action`) if it is legal now."""
         p = a.player
         if self.phase == "over":
             raise _illegal(f"cannot {a.verb}: play has ended", "deal-over")
@@ -988,12 +1002,12 @@ class DealState(Verbs):
 
     # -- views and text -------------------------------------------------------------------------
 
-    def view(self, player: int) -> View:
+    def view(self, player: object) -> View:
         """What ``player`` may know now: their own hand, the table, counts, the public history.
 
         Other players' hands appear only once play has ended (the showdown).
         """
-        check_seat(player, self.n, "view")
+        p = check_seat(player, self.n, "view")
         over = self.phase == "over"
         hands = tuple(tuple(self._hand_cards(q)) for q in range(self.n)) if over else None
         sizes = self._sizes
@@ -1003,13 +1017,13 @@ class DealState(Verbs):
         # Positional, in View's field order (a keyword call costs a third of the view); the
         # tuples of public facts are the state's own (never changed in place), not copies.
         return _new_view(View, (
-            player, self.names, self.rules, self.dealer, self.stake, self.phase, self.current,
+            p, self.names, self.rules, self.dealer, self.stake, self.phase, self.current,
             self.drawn,
-            hands[player] if hands is not None else tuple(self._hand_cards(player)),
+            hands[p] if hands is not None else tuple(self._hand_cards(p)),
             sizes, self.in_deal, self.melded, self.own_meld, self.had_turn, self.table,
-            tuple(self.discards), self._takeable_card(player),
+            tuple(self.discards), self._takeable_card(p),
             self.discarder if self.claimable else None, len(self.stock), Prefix(self._public),
-            tuple(self._legal_cached(player)), self.phase == "play" and player != self.current,
+            tuple(self._legal_cached(p)), self.phase == "play" and p != self.current,
             self.result, hands, self.claimable, self.upcard_live, self.hoola_turn,
             self.took_from, self.last_draw, self.sevens_laid, self.next_meld_id, self.chose,
             tuple(self.compensation.items()),
@@ -1037,10 +1051,9 @@ class DealState(Verbs):
         return Outcome(result.end, tuple(result.winners), self.dealer, turns,
                        {"undercut": undercut, "paid for all": payer})
 
-    def hand(self, player: int) -> tuple[int, ...]:
+    def hand(self, player: object) -> tuple[int, ...]:
         """The cards ``player`` holds, canonical order, jokers last."""
-        check_seat(player, self.n, "show a hand")
-        return tuple(self._hand_cards(player))
+        return tuple(self._hand_cards(check_seat(player, self.n, "show a hand")))
 
     def parse(self, text: str) -> Action:
         """An action from its notation with this deal's names (``"B take 9d with 9s 9h"``)."""

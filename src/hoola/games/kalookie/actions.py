@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hoola.core.cards import format_card
-from hoola.core.errors import NotationError
-from hoola.games.kalookie.cards import JOKER, format_token, format_tokens, parse_token
+from hoola.core.errors import IllegalActionError, NotationError
+from hoola.games.kalookie.cards import JOKER, NAMED, format_token, format_tokens, parse_token
 
 __all__ = [
     "NAME_RE",
@@ -35,6 +35,7 @@ __all__ = [
     "SwapUpcard",
     "Take",
     "Warn",
+    "check_fields",
     "format_action",
     "parse_action",
 ]
@@ -219,3 +220,53 @@ def _read(seat: int, verb: str, args: list[str], text: str) -> Action | None:
         meld_id, on = _read_target(args[-1], text)
         return Swap(seat, tuple(parse_token(w) for w in args[:-4]), meld_id, on)
     return None
+
+
+_ACTIONS = (Draw, Take, NewMeld, Add, Swap, Discard, Warn, BuyIn, Retire, SwapUpcard)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_token(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) \
+        and (0 <= value <= JOKER or NAMED <= value < NAMED + 52)
+
+
+def check_fields(a: object, names: Sequence[str]) -> Action:
+    """``a`` if it is a well-formed Kalookie action for a table of ``names``, else a specific
+    IllegalActionError: the kinds and ranges of its fields (whether it is allowed now is the
+    state's business). This module stays Python in the compiled build, so the fields are read as
+    they are (compiled code would take True for seat 1)."""
+    if type(a) not in _ACTIONS:
+        raise IllegalActionError(f"{a!r} is not a Kalookie action", "unknown-action")
+    assert isinstance(a, Action)
+    p = a.player
+    if not _is_int(p) or not 0 <= p < len(names):
+        raise IllegalActionError(f"cannot {a.verb}: there is no seat {p!r}", "unknown-player")
+    bad = False
+    if isinstance(a, Draw):
+        bad = a.card is not None
+    elif isinstance(a, Take):
+        bad = a.card is not None and not (_is_int(a.card) and 0 <= a.card <= JOKER)
+    elif isinstance(a, Discard | SwapUpcard):
+        bad = not (_is_int(a.card) and 0 <= a.card <= JOKER)
+    elif isinstance(a, NewMeld):
+        bad = not isinstance(a.cards, tuple) or not all(_is_token(t) for t in a.cards)
+        if not bad and len(a.cards) > 14:
+            raise IllegalActionError(f"{names[p]} cannot meld {len(a.cards)} cards: a meld has "
+                                     "at most fourteen (ruling 3)", "meld-too-long")
+    elif isinstance(a, Add | Swap):
+        cards = (a.card,) if isinstance(a, Add) else a.cards
+        bad = not isinstance(cards, tuple) or not 1 <= len(cards) <= 4 or \
+            not all(_is_token(t) for t in cards) or \
+            (a.meld_id is None) == (a.on is None) or \
+            (a.meld_id is not None and not (_is_int(a.meld_id) and 1 <= a.meld_id < 10**6)) \
+            or (a.on is not None and not (_is_int(a.on) and 0 <= a.on < JOKER))
+    if bad:
+        shown = repr(a)
+        shown = shown if len(shown) <= 80 else shown[:77] + "..."
+        raise IllegalActionError(f"{names[p]} cannot {a.verb}: the action's cards or meld are "
+                                 f"not well formed ({shown})", "bad-action")
+    return a

@@ -20,12 +20,13 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 from hoola.core.cards import format_card
 from hoola.core.errors import HoolaError, IllegalActionError, OutOfTurnError
 from hoola.core.game import Outcome
 from hoola.core.prefix import Prefix, put
+from hoola.core.trusted import listed_one
 from hoola.games.kalookie.actions import (
     NAME_RE,
     Action,
@@ -39,12 +40,12 @@ from hoola.games.kalookie.actions import (
     SwapUpcard,
     Take,
     Warn,
+    check_fields,
     format_action,
     parse_action,
 )
 from hoola.games.kalookie.cards import (
     JOKER,
-    NAMED,
     cards_of_counts,
     counts_of,
     face_of,
@@ -63,15 +64,8 @@ from hoola.games.kalookie.views import View
 
 __all__ = ["DealState"]
 
-_ACTIONS = (Draw, Take, NewMeld, Add, Swap, Discard, Warn, BuyIn, Retire, SwapUpcard)
-
-
 def _illegal(message: str, code: str) -> IllegalActionError:
     return IllegalActionError(message, code)
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _still_to_lay(card: int | None, naturals: Sequence[int], jokers: int) -> int | None:
@@ -79,10 +73,6 @@ def _still_to_lay(card: int | None, naturals: Sequence[int], jokers: int) -> int
     if card is None or card in naturals or (card == JOKER and jokers):
         return None
     return card
-
-
-def _is_token(value: object) -> bool:
-    return _is_int(value) and (0 <= value <= JOKER or NAMED <= value < NAMED + 52)  # type: ignore
 
 
 class DealState(Verbs):
@@ -93,7 +83,8 @@ class DealState(Verbs):
     :attr:`after` is the standing the next hand starts from.
     """
 
-    __slots__ = (
+    # A ClassVar, so that copy() can still read it when mypyc compiles the class.
+    __slots__: ClassVar[tuple[str, ...]] = (
         "_cache", "_plans", "_public", "after", "barred", "bought", "current", "deal",
         "dealer", "discards", "drawn", "first", "forced", "hands", "history", "melds", "n", "names",
         "next_id", "opened", "out", "phase", "queue", "reset_to", "reshuffles", "restocked",
@@ -101,7 +92,7 @@ class DealState(Verbs):
         "warner",
     )
 
-    def __init__(self, rules: Rules, names: Sequence[str], deal: Deal, *, dealer: int = 0,
+    def __init__(self, rules: Rules, names: Sequence[str], deal: Deal, *, dealer: object = 0,
                  standing: Standing | None = None, rng: random.Random | None = None) -> None:
         names = tuple(names)
         if not all(isinstance(x, str) and NAME_RE.fullmatch(x) for x in names) \
@@ -114,7 +105,7 @@ class DealState(Verbs):
             raise _illegal(f"the standing has {len(standing.active)} seats for {n} players",
                            "bad-deal")
         rules.check_players(len(standing.seats()))
-        if not _is_int(dealer) or not 0 <= dealer < n or not standing.active[dealer]:
+        if type(dealer) is not int or not 0 <= dealer < n or not standing.active[dealer]:
             raise _illegal(f"dealer seat {dealer!r} is not a player still in the game", "bad-deal")
         if len(deal.hands) != n:
             raise _illegal(f"the deal has {len(deal.hands)} hands for {n} players", "bad-deal")
@@ -158,10 +149,12 @@ class DealState(Verbs):
         self._plans: dict[int, Any] = {}  # id of a listed action -> its check's plan
 
     @classmethod
-    def new(cls, rules: Rules, players: int | Sequence[str] = 4, *, seed: int | None = None,
-            deal: Deal | None = None, dealer: int = 0, standing: Standing | None = None,
-            rng: random.Random | None = None) -> DealState:
+    def new(cls, rules: Rules, players: object = 4, *, seed: object = None,
+            deal: Deal | None = None, dealer: object = 0, standing: Standing | None = None,
+            rng: object = None) -> DealState:
         """A new hand for ``players`` (a count, or names) from ``seed``, or from ``deal``."""
+        # Arguments typed ``object`` are checked here: compiled (docs/compiled.md), a parameter
+        # typed ``int`` would raise TypeError on None and take True for 1 before the check.
         if isinstance(players, int) and not isinstance(players, bool):
             rules.check_players(players)  # a precise message before names are made up
             names: list[str] = [chr(ord("A") + i) for i in range(players)]
@@ -171,12 +164,22 @@ class DealState(Verbs):
             raise _illegal(f"players must be a count or a list of names, not {players!r}",
                            "bad-names")
         standing = standing if standing is not None else Standing.fresh(len(names))
-        rng = rng if rng is not None else random.Random(seed)
-        if not _is_int(dealer) or not 0 <= dealer < len(names):
+        if rng is None:
+            if seed is not None and not isinstance(seed, int | str | bytes | bytearray):
+                raise _illegal(f"a seed is a whole number or a string, not {seed!r}", "bad-seed")
+            rng = random.Random(seed)
+        elif not isinstance(rng, random.Random):
+            raise _illegal(f"rng must be a random.Random, not {rng!r}", "bad-seed")
+        if type(dealer) is not int or not 0 <= dealer < len(names):
             raise _illegal(f"dealer seat {dealer!r} is not at the table", "bad-deal")
         if deal is None:
             deal = shuffled(rules, standing, dealer, rng)
         return cls(rules, names, deal, dealer=dealer, standing=standing, rng=rng)
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> DealState:
+        """A blank state (copy() and determinize fill one in); compiled by mypyc, a class
+        without its own ``__new__`` would run ``__init__`` here."""
+        return super().__new__(cls)
 
     def copy(self) -> DealState:
         """An independent copy (the random source included)."""
@@ -212,14 +215,14 @@ class DealState(Verbs):
                 seats.add(self.dealer)
         return frozenset(seats)
 
-    def legal_actions(self, player: int) -> list[Action]:
+    def legal_actions(self, player: object) -> list[Action]:
         """Every action ``player`` may take now (empty when they may not act).
 
         New melds are listed with at most two jokers (sets of jokers apart); any other legal meld
         is accepted all the same. The list is the single source of truth for bots and interfaces.
         """
-        if not _is_int(player) or not 0 <= player < self.n:
-            return []
+        if type(player) is not int or not 0 <= player < self.n:
+            return []  # bool is not a seat: type(), not isinstance()
         return list(self._legal_cached(player))
 
     def _legal_cached(self, player: int) -> list[Action]:
@@ -277,72 +280,44 @@ class DealState(Verbs):
 
     # -- check, ask, do ---------------------------------------------------------------------------
 
-    def verify(self, action: Action) -> None:
+    # The public methods take ``object`` where the engine refuses values of any other type with
+    # its own error: compiled (docs/compiled.md), a parameter typed ``int`` would raise TypeError
+    # on None and take True for 1 before the check could run.
+    def verify(self, action: object) -> None:
         """Raise a specific error unless ``action`` is legal now."""
-        self._check(action)
+        self._check(check_fields(action, self.names))
 
-    def can(self, action: Action) -> bool:
+    def can(self, action: object) -> bool:
         """Whether ``action`` is legal now (never raises)."""
         try:
-            self._check(action)
+            self.verify(action)
         except HoolaError:
             return False
         except Exception:  # garbage from outside is simply not legal
             return False
         return True
 
-    def apply(self, action: Action) -> Action:
+    def apply(self, action: object) -> Action:
         """Check and apply ``action``; return the record appended to the history.
 
         An action taken from this moment's own legal list (the very object, as bots and
         interfaces pass it back) was checked when it was listed: its plan is used as it is.
         """
-        listed = self._cache.get(action.player) if type(action) in _ACTIONS \
-            and type(action.player) is int else None
-        if listed is not None and any(x is action for x in listed):
-            plan = self._plans.get(id(action))
+        a = listed_one(self._cache, action)
+        if a is not None:
+            plan = self._plans.get(id(a))
         else:
-            plan = self._check(action)
+            a = check_fields(action, self.names)
+            plan = self._check(a)
         self._cache.clear()
         self._plans.clear()
-        record = self._do(action, plan)
+        record = self._do(a, plan)
         self.history.append(record)
         self._public.append(Draw(record.player) if isinstance(record, Draw) else record)
         return record
 
-    def _check_fields(self, a: Action) -> None:
-        if type(a) not in _ACTIONS:
-            raise _illegal(f"{a!r} is not a Kalookie action", "unknown-action")
-        p = a.player
-        if not _is_int(p) or not 0 <= p < self.n:
-            raise _illegal(f"cannot {a.verb}: there is no seat {p!r}", "unknown-player")
-        bad = False
-        if isinstance(a, Draw):
-            bad = a.card is not None
-        elif isinstance(a, Take):
-            bad = a.card is not None and not (_is_int(a.card) and 0 <= a.card <= JOKER)
-        elif isinstance(a, Discard | SwapUpcard):
-            bad = not (_is_int(a.card) and 0 <= a.card <= JOKER)
-        elif isinstance(a, NewMeld):
-            bad = not isinstance(a.cards, tuple) or not all(_is_token(t) for t in a.cards)
-            if not bad and len(a.cards) > 14:
-                raise _illegal(f"{self.names[p]} cannot meld {len(a.cards)} cards: a meld has at "
-                               "most fourteen (ruling 3)", "meld-too-long")
-        elif isinstance(a, Add | Swap):
-            cards = (a.card,) if isinstance(a, Add) else a.cards
-            bad = not isinstance(cards, tuple) or not 1 <= len(cards) <= 4 or \
-                not all(_is_token(t) for t in cards) or \
-                (a.meld_id is None) == (a.on is None) or \
-                (a.meld_id is not None and not (_is_int(a.meld_id) and 1 <= a.meld_id < 10**6)) \
-                or (a.on is not None and not (_is_int(a.on) and 0 <= a.on < JOKER))
-        if bad:
-            shown = repr(a)
-            shown = shown if len(shown) <= 80 else shown[:77] + "..."
-            raise _illegal(f"{self.names[p]} cannot {a.verb}: the action's cards or meld are not "
-                           f"well formed ({shown})", "bad-action")
-
     def _check(self, a: Action) -> Any:
-        self._check_fields(a)
+        """The plan of a well-formed action (:func:`check_fields`) if it is legal now."""
         p = a.player
         who = self.names[p]
         if isinstance(a, Retire) and p in self.forced:
@@ -689,9 +664,14 @@ class DealState(Verbs):
             q = (q + 1) % self.n
         return q
 
-    def hand(self, player: int) -> tuple[int, ...]:
+    def hand(self, player: object) -> tuple[int, ...]:
         """The cards ``player`` holds, in canonical order, jokers last."""
-        return tuple(cards_of_counts(self.hands[player]))
+        return tuple(cards_of_counts(self.hands[self._seat(player)]))
+
+    def _seat(self, player: object) -> int:
+        if type(player) is not int or not 0 <= player < self.n:
+            raise _illegal(f"there is no seat {player!r}", "unknown-player")
+        return player
 
     # -- doing ------------------------------------------------------------------------------------
 
@@ -846,13 +826,12 @@ class DealState(Verbs):
 
     # -- views and text ---------------------------------------------------------------------------
 
-    def view(self, player: int) -> View:
+    def view(self, player: object) -> View:
         """What ``player`` may know now: their own hand, the table, counts, the public history.
 
         Other hands are shown only at a call-up's showdown, where they are counted.
         """
-        if not _is_int(player) or not 0 <= player < self.n:
-            raise _illegal(f"there is no seat {player!r}", "unknown-player")
+        player = self._seat(player)
         shown = self.result is not None and self.result.winner is not None
         return View(
             player=player, names=self.names, rules=self.rules, dealer=self.dealer,

@@ -149,3 +149,55 @@ def test_a_table_survives_the_death_of_its_owner(redis_url: str, tmp_path: Path)
     assert {e["code"] for e in errors} <= {"stale", "window-closed", "table-busy",
                                            "rate-limited", "already-decided"}, errors
     assert b"Traceback" not in (first.stderr.read() if first.stderr else b"")
+
+
+async def subscribers_while_connected(a: int, b: int, redis_url: str) -> tuple[int, int, int]:
+    """A table made on A and owned by B (started through it): how many processes hear its
+    announcements with no connection, with a person connected to A, and once they have gone."""
+    import redis.asyncio as aioredis
+
+    r = aioredis.from_url(redis_url)
+    try:
+        async with httpx.AsyncClient(timeout=SETTLE) as http:
+            made = (await http.post(f"http://127.0.0.1:{a}/api/tables", json={
+                "game": "hoola", "name": "Me", "seats": [{"bot": "random"}] * 3,
+                "seed": 3, "turn_seconds": 0})).json()
+            tid, token = made["table_id"], made["token"]
+            started = await http.post(f"http://127.0.0.1:{b}/api/tables/{tid}/start",
+                                      headers={"Authorization": f"Bearer {token}"})
+            assert started.status_code == 200, started.text
+        channel = f"hoola:out:{tid}"
+
+        async def count() -> int:
+            return int(dict(await r.pubsub_numsub(channel))[channel.encode()])
+
+        before = await count()
+        async with websockets.connect(f"ws://127.0.0.1:{a}/ws/{tid}") as ws:
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+            while json.loads(await asyncio.wait_for(ws.recv(), SETTLE))["type"] != "state":
+                pass  # the state B announced reached the person through A's subscription
+            during = await count()
+        deadline = time.monotonic() + SETTLE
+        after = await count()
+        while after and time.monotonic() < deadline:  # A unsubscribes once it sees the close
+            await asyncio.sleep(0.05)
+            after = await count()
+        return before, during, after
+    finally:
+        await r.aclose()
+
+
+def test_a_process_hears_only_the_tables_it_holds_connections_of(redis_url: str,
+                                                                   tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'tables.db'}"
+    first, a = serve(db, redis_url, tmp_path)
+    second, b = serve(db, redis_url, tmp_path)
+    try:
+        counts = asyncio.run(subscribers_while_connected(a, b, redis_url))
+    finally:
+        for proc in (first, second):
+            proc.kill()
+            proc.wait()
+    # Nobody listens to a table no one is connected to (its owner B publishes, hearing nothing);
+    # A listens while its person is there, and no longer once they have gone.
+    assert counts == (0, 1, 0)

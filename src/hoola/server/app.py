@@ -376,8 +376,8 @@ def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-ser
                 if not isinstance(invite, str) or \
                         not _same(row.invite, invite[:64]):
                     raise RoomError("a spectator needs the table's invite", "bad-invite")
-            hub.attach(tid, seat, conn)
             joined = True
+            await hub.watch(tid, seat, conn)
             conn.push({"type": "welcome", "protocol": PROTOCOL, "table_id": tid, "seat": seat,
                        "game": row.config["game"], "rules": row.config["preset"]})
             for name, text in store.chat(tid, 20):
@@ -399,7 +399,8 @@ def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-ser
             conn.push(_error("internal", "the server could not handle that message"))
         finally:
             if joined:
-                hub.detach(tid, seat, conn)
+                with suppress(Exception):
+                    await hub.unwatch(tid, seat, conn)
                 with suppress(Exception):
                     await hub.presence(tid, seat, -1)
             await asyncio.sleep(0)

@@ -82,6 +82,10 @@ class Hub:
         self.conns: dict[str, dict[int, set[Pushable]]] = {}
         self.redis_url = redis_url
         self.redis: Any = None
+        self.pubsub: Any = None
+        # The tables whose announcements this process hears from the others: those it holds a
+        # connection of (subscribed while it does; the future is done once Redis confirmed it).
+        self.listening: dict[str, asyncio.Future[None]] = {}
         self.pid = secrets.token_hex(6)
         self.lease = lease_seconds
         self.waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
@@ -101,8 +105,11 @@ class Hub:
             self.redis = aioredis.from_url(self.redis_url, decode_responses=True)
             await self.redis.ping()
             self._renew = self.redis.register_script(_RENEW)
-            pubsub = self.redis.pubsub()
-            await pubsub.psubscribe("hoola:out:*", "hoola:in:*", f"hoola:reply:{self.pid}")
+            pubsub = self.pubsub = self.redis.pubsub()
+            # Requests for any table (the owner answers; they are few), replies to this process;
+            # a table's announcements only while it holds a connection of it (watch).
+            await pubsub.psubscribe("hoola:in:*")
+            await pubsub.subscribe(f"hoola:reply:{self.pid}")
             self.tasks.append(asyncio.create_task(self._listen(pubsub)))
             self.tasks.append(asyncio.create_task(self._publish()))
             self.tasks.append(asyncio.create_task(self._tick()))
@@ -132,6 +139,31 @@ class Hub:
     def detach(self, tid: str, seat: int | None, conn: Pushable) -> None:
         """Stop delivering to ``conn``."""
         self.conns.get(tid, {}).get(_key(seat), set()).discard(conn)
+
+    async def watch(self, tid: str, seat: int | None, conn: Pushable) -> None:
+        """:meth:`attach`, and with Redis hear the table's announcements from whichever process
+        owns it: subscribed with the table's first connection here, returning once Redis has
+        confirmed it (so nothing announced after is missed)."""
+        self.attach(tid, seat, conn)
+        if self.pubsub is None:
+            return
+        confirmed = self.listening.get(tid)
+        if confirmed is None:
+            confirmed = self.listening[tid] = asyncio.get_running_loop().create_future()
+            await self.pubsub.subscribe(_out(tid))
+        try:
+            await asyncio.wait_for(asyncio.shield(confirmed), self.lease)
+        except TimeoutError:
+            log.warning("table %s: Redis has not confirmed the subscription", tid)
+
+    async def unwatch(self, tid: str, seat: int | None, conn: Pushable) -> None:
+        """:meth:`detach`; with the table's last connection here gone, stop hearing it."""
+        self.detach(tid, seat, conn)
+        if self.pubsub is None or any(self.conns.get(tid, {}).values()):
+            return
+        self.conns.pop(tid, None)
+        if self.listening.pop(tid, None) is not None:
+            await self.pubsub.unsubscribe(_out(tid))
 
     def sender(self, tid: str) -> Callable[[int | None, dict[str, Any]], None]:
         """The ``send`` a room of table ``tid`` announces through."""
@@ -163,7 +195,7 @@ class Hub:
                 conn.retire("not-seated", "you have left this seat; a bot plays it now")
         if publish and self.redis is not None:
             data = json.dumps({"origin": self.pid, "key": key, "msg": message, "holder": holder})
-            self.outbox.put_nowait((f"hoola:out:{tid}", data))
+            self.outbox.put_nowait((_out(tid), data))
 
     async def _publish(self) -> None:
         """Send the outbox to Redis in order, in pipelined batches."""
@@ -259,7 +291,12 @@ class Hub:
 
     async def _listen(self, pubsub: Any) -> None:
         async for item in pubsub.listen():
-            if item.get("type") != "pmessage":
+            kind = item.get("type")
+            if kind == "subscribe":  # Redis confirms a table's subscription (watch)
+                confirmed = self.listening.get(str(item["channel"]).removeprefix("hoola:out:"))
+                if confirmed is not None and not confirmed.done():
+                    confirmed.set_result(None)
+            if kind not in ("message", "pmessage"):
                 continue
             try:
                 await self._heard(item["channel"], json.loads(item["data"]))
@@ -315,6 +352,11 @@ async def _run(room: Room, op: str, args: dict[str, Any]) -> Any:
     if asyncio.iscoroutine(result):
         result = await result
     return result
+
+
+def _out(tid: str) -> str:
+    """The channel of a table's announcements."""
+    return f"hoola:out:{tid}"
 
 
 def _lease(tid: str) -> str:

@@ -274,6 +274,15 @@ async def _hoola(base: str, store: Store) -> None:
         assert f"/join/{tid}?invite=" in invite
         assert await alice.is_disabled("#start")  # a seat is still open
 
+        # A refusal reads in the page's language: a wrong invite, on a Korean browser.
+        stranger = await new_page(browser, DESKTOP, lang="ko-KR")
+        await stranger.goto(f"{base}/join/{tid}?invite=wrong")
+        await stranger.wait_for_selector("#join:not([hidden])")
+        await stranger.fill("#join-name", "Eve")
+        await stranger.click("#join-play")
+        await stranger.wait_for_selector('#join-error:has-text("초대 링크가 맞지 않습니다")')
+        await stranger.close()
+
         await bob.goto(invite)
         await bob.wait_for_selector("#join:not([hidden])")
         await bob.fill("#join-name", "Bob")

@@ -93,6 +93,51 @@ const KO = {
 
 const DICTS = { en: EN, ko: KO };
 
+// The server's refusals in Korean, by their code; in English (and for a code not listed) the
+// server's own one-line message is shown, which names the seat, card or number at issue.
+const KO_ERRORS = {
+  "already-decided": "이미 결정했습니다. 다른 사람을 기다리세요.",
+  "already-started": "게임이 이미 시작되었습니다.",
+  "bad-action": "그 수를 읽을 수 없습니다.",
+  "bad-chat": "채팅 메시지가 올바르지 않습니다.",
+  "bad-invite": "초대 링크가 맞지 않습니다.",
+  "bad-json": "메시지를 읽을 수 없습니다.",
+  "bad-name": "이름은 글자, 숫자, _ 와 - 로만 지어 주세요.",
+  "bad-player-count": "이 게임은 그 인원으로 할 수 없습니다.",
+  "bad-request": "알 수 없는 요청입니다.",
+  "bad-token": "이 자리의 열쇠가 맞지 않습니다. 로비에서 다시 참가하세요.",
+  "bad-type": "알 수 없는 메시지입니다.",
+  "binary-frame": "메시지를 읽을 수 없습니다.",
+  "hello-first": "먼저 인사(hello)를 보내야 합니다.",
+  "hello-timeout": "연결 후 10초 안에 인사가 없었습니다.",
+  "internal": "서버가 그 메시지를 처리하지 못했습니다.",
+  "moved": "테이블이 다른 서버로 옮겨졌습니다. 다시 연결하세요.",
+  "must-act": "지금은 넘길 수 없습니다. 수를 두세요.",
+  "name-taken": "그 이름은 이미 이 테이블에 있습니다.",
+  "no-table": "그런 테이블이 없습니다.",
+  "not-host": "방장만 할 수 있습니다.",
+  "not-over": "게임이 아직 끝나지 않았습니다.",
+  "not-playing": "게임이 진행 중이 아닙니다.",
+  "not-seated": "이 자리를 떠났습니다. 이제 봇이 둡니다.",
+  "not-your-seat": "자기 자리의 수만 둘 수 있습니다.",
+  "out-of-turn": "당신의 차례가 아닙니다.",
+  "rate-limited": "너무 빠릅니다. 잠시 후에 다시 보내세요.",
+  "seat-empty": "빈 자리가 있습니다. 초대하거나 봇에게 맡기세요.",
+  "seat-taken": "그 자리는 이미 찼습니다.",
+  "spectator": "관전자는 수를 둘 수 없습니다.",
+  "stale": "판이 바뀌었습니다. 새 상태를 보고 다시 두세요.",
+  "table-busy": "테이블이 서버 사이를 옮기는 중입니다. 다시 시도하세요.",
+  "table-full": "빈 자리가 없습니다. 관전할 수 있습니다.",
+  "too-large": "메시지가 너무 깁니다.",
+  "unknown-bot": "그런 봇은 없습니다.",
+  "window-closed": "땡큐 시간이 끝났습니다.",
+};
+
+/** A refusal from the server (its ``code`` and English ``message``) in the current language. */
+export function errorText(code, message) {
+  return (lang === "ko" && KO_ERRORS[code]) || message;
+}
+
 export function currentLang() {
   const saved = localStorage.getItem("hoola.lang");
   if (saved && DICTS[saved]) return saved;

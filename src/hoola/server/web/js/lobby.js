@@ -2,7 +2,7 @@
 // invite link (/join/{table}?invite=...), and the finished games to replay.
 
 import { api, BOT_KINDS, make, savedName, savedSeat, saveName, saveSeat } from "./api.js";
-import { applyLabels, langButton, onLangChange, t } from "./i18n.js";
+import { applyLabels, errorText, langButton, onLangChange, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 let GAMES = [];
@@ -42,7 +42,7 @@ async function practice(entry, level) {
     await api(`/api/tables/${made.table_id}/start`, { method: "POST", token: made.token });
     location.href = `/table/${made.table_id}`;
   } catch (err) {
-    toast(err.message, "bad");
+    toast(errorText(err.code, err.message), "bad");
   }
 }
 
@@ -165,7 +165,7 @@ async function create(e) {
     saveSeat(made.table_id, { token: made.token, seat: 0, name, host: true, invite: made.invite });
     location.href = `/table/${made.table_id}`;
   } catch (err) {
-    $("c-error").textContent = err.message;
+    $("c-error").textContent = errorText(err.code, err.message);
   }
 }
 
@@ -228,7 +228,7 @@ async function loadTables() {
     if (!done.length) hist.appendChild(make("li", "muted", t("lobby.nohistory")));
     for (const row of done.slice(0, 30)) hist.appendChild(tableItem(row, true));
   } catch (err) {
-    toast(err.message, "bad");
+    toast(errorText(err.code, err.message), "bad");
   }
 }
 
@@ -254,7 +254,7 @@ async function showJoin(tid, invite) {
       $("join-error").textContent = t("join.full");
     }
   } catch (err) {
-    $("join-error").textContent = err.message;
+    $("join-error").textContent = errorText(err.code, err.message);
   }
   $("join-play").addEventListener("click", async () => {
     const name = $("join-name").value.trim();
@@ -266,7 +266,7 @@ async function showJoin(tid, invite) {
       saveSeat(tid, { token: got.token, seat: got.seat, name, host: false, invite });
       location.href = `/table/${tid}`;
     } catch (err) {
-      $("join-error").textContent = err.message;
+      $("join-error").textContent = errorText(err.code, err.message);
     }
   });
   $("join-watch").addEventListener("click", () => {
@@ -277,7 +277,7 @@ async function showJoin(tid, invite) {
 async function init() {
   applyLabels(document);
   langButton($("lang"));
-  try { GAMES = await api("/api/games"); } catch (err) { toast(err.message, "bad"); return; }
+  try { GAMES = await api("/api/games"); } catch (err) { toast(errorText(err.code, err.message), "bad"); return; }
   if (!$("c-name").value) $("c-name").value = savedName();
   fillPractice();
   fillCreate();

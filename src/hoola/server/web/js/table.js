@@ -4,7 +4,7 @@
 
 import { api, forgetSeat, make, savedSeat, serverNow, syncClock, wsUrl } from "./api.js";
 import { cardElement, compareCards, faceOf } from "./cards.js";
-import { applyLabels, getLang, langButton, onLangChange, t } from "./i18n.js";
+import { applyLabels, errorText, getLang, langButton, onLangChange, t } from "./i18n.js";
 import { candidates, defaultMove, dropMoves, pick, readMove, usableCards, verbsOf } from "./moves.js";
 import { logLine, markTrickWinner, middle, scoreTable, seatPanel, zoneBox } from "./render.js";
 import { touchOf } from "./touches/index.js";
@@ -94,11 +94,11 @@ function receive(msg) {
       if (msg.code === "bad-token") {
         forgetSeat(tid);
         S.closing = true;
-        toast(msg.message, "bad");
-        $("conn").textContent = msg.message;
+        toast(errorText(msg.code, msg.message), "bad");
+        $("conn").textContent = errorText(msg.code, msg.message);
         return;
       }
-      toast(msg.message, "bad");
+      toast(errorText(msg.code, msg.message), "bad");
       render();
       break;
     default:
@@ -321,7 +321,7 @@ async function maybeHint() {
     if (data.why) box.appendChild(make("span", "hint-why", data.why));
     markHint();
   } catch (err) {
-    box.textContent = err.message;
+    box.textContent = errorText(err.code, err.message);
   }
 }
 
@@ -561,7 +561,7 @@ function renderWaiting() {
         try {
           await api(`/api/tables/${encodeURIComponent(tid)}/seats/${s.seat}/bot`,
             { method: "POST", body: { bot: sel.value }, token: S.seat.token });
-        } catch (err) { toast(err.message, "bad"); }
+        } catch (err) { toast(errorText(err.code, err.message), "bad"); }
       });
       li.append(sel, b);
     }
@@ -744,7 +744,7 @@ async function init() {
     const g = games.find((x) => x.name === S.info.game);
     if (g) S.info.title = g.title;
   } catch (err) {
-    $("conn").textContent = err.message;
+    $("conn").textContent = errorText(err.code, err.message);
     return;
   }
   if (!S.seat && !S.invite && S.info.invite) S.invite = S.info.invite;
@@ -760,7 +760,7 @@ async function init() {
   $("start").addEventListener("click", async () => {
     try {
       await api(`/api/tables/${encodeURIComponent(tid)}/start`, { method: "POST", token: S.seat.token });
-    } catch (err) { toast(err.message, "bad"); }
+    } catch (err) { toast(errorText(err.code, err.message), "bad"); }
   });
   $("copy-invite").addEventListener("click", async () => {
     const input = $("invite-link");

@@ -28,8 +28,11 @@ True
 
 from __future__ import annotations
 
+import random
+
 from hoola.games.kalookie.actions import Action, Add, Discard, Draw, NewMeld, Take
 from hoola.games.kalookie.cards import JOKER
+from hoola.games.kalookie.determinize import determinize
 from hoola.games.kalookie.expert import (
     _discard,
     _discard_scores,
@@ -39,12 +42,15 @@ from hoola.games.kalookie.expert import (
     _structure,
 )
 from hoola.games.kalookie.expert_know import Knowledge
+from hoola.games.kalookie.horizon import horizon, worth_of
+from hoola.games.kalookie.state import DealState
 from hoola.games.kalookie.views import View
 
-__all__ = ["DISCARD_SPREAD", "HOLD_DOUBT", "candidates"]
+__all__ = ["DISCARD_SPREAD", "HOLD_DOUBT", "HORIZON", "candidates", "sample"]
 
 DISCARD_SPREAD = 0.75  # discard scores this close to the expert's best are worth a search
 HOLD_DOUBT = 0.15  # once opened, laying instead of holding is searched from this threat on
+HORIZON: int | None = 2  # turns a seat plays before a playout stops (None: to the hand's end)
 
 
 def candidates(view: View, prior: Action | None, k: int) -> list[Action | None]:
@@ -108,3 +114,14 @@ def _play_options(view: View, know: Knowledge, prior: Action) -> list[Action]:
         options.extend(Discard(view.player, c) for s, c in ranked
                        if c != prior.card and s >= best - DISCARD_SPREAD)
     return options
+
+
+def sample(view: View, rng: random.Random, lean: float = 0.0) -> DealState:
+    """A guess at the hidden cards (:func:`~hoola.games.kalookie.determinize.determinize`)
+    that the search plays :data:`HORIZON` turns a seat deep (:mod:`.horizon`) where weights
+    are fitted for the rules and table, else to the end of the hand."""
+    world = determinize(view, rng)
+    weights = worth_of(view.rules, len(view.names))
+    if HORIZON is None or weights is None:
+        return world
+    return horizon(world, HORIZON * len(view.names), weights)

@@ -94,16 +94,7 @@ class Horizon(DealState):
     def copy(self) -> Horizon:
         """An independent copy, still stopping at the horizon."""
         other = Horizon.__new__(Horizon)
-        for name in DealState.__slots__:
-            value = getattr(self, name)
-            if isinstance(value, list | dict):
-                value = value.copy()
-            setattr(other, name, value)
-        other.hands = [h.copy() for h in self.hands]
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
-        other._cache = {}
-        other._plans = {}
+        _copy_into(self, other)
         other.stop = self.stop
         other.weights = self.weights
         return other
@@ -130,11 +121,24 @@ def horizon(state: DealState, turns: int, weights: Sequence[float] | None = None
     if weights is None:
         weights = worth_of(state.rules, state.n) or (0.0,) * (DEAD_CAP + 4)
     h = Horizon.__new__(Horizon)
-    for name in DealState.__slots__:
-        setattr(h, name, getattr(state, name))
+    _copy_into(state, h)
     h.stop = _turns(state.history) + turns
     h.weights = tuple(weights)
     return h
+
+
+def _copy_into(state: DealState, other: DealState) -> None:
+    """Copy ``state`` into the empty ``other`` as :meth:`DealState.copy` does."""
+    for name in DealState.__slots__:
+        value = getattr(state, name)
+        if isinstance(value, list | dict):
+            value = value.copy()
+        setattr(other, name, value)
+    other.hands = [h.copy() for h in state.hands]
+    other.rng = random.Random()
+    other.rng.setstate(state.rng.getstate())
+    other._cache = {}
+    other._plans = {}
 
 
 def fit_worth(preset: str, deals: int = 300, players: int = 2,

@@ -46,11 +46,12 @@ from hoola.games.kalookie.horizon import horizon, worth_of
 from hoola.games.kalookie.state import DealState
 from hoola.games.kalookie.views import View
 
-__all__ = ["DISCARD_SPREAD", "HOLD_DOUBT", "HORIZON", "candidates", "sample"]
+__all__ = ["DISCARD_SPREAD", "HOLD_DOUBT", "HORIZON", "INFER", "candidates", "sample"]
 
 DISCARD_SPREAD = 0.75  # discard scores this close to the expert's best are worth a search
 HOLD_DOUBT = 0.15  # once opened, laying instead of holding is searched from this threat on
 HORIZON: int | None = 2  # turns a seat plays before a playout stops (None: to the hand's end)
+INFER = True  # guesses lean away from what the others' recent discards say they lack
 
 
 def candidates(view: View, prior: Action | None, k: int) -> list[Action | None]:
@@ -120,7 +121,7 @@ def sample(view: View, rng: random.Random, lean: float = 0.0) -> DealState:
     """A guess at the hidden cards (:func:`~hoola.games.kalookie.determinize.determinize`)
     that the search plays :data:`HORIZON` turns a seat deep (:mod:`.horizon`) where weights
     are fitted for the rules and table, else to the end of the hand."""
-    world = determinize(view, rng)
+    world = determinize(view, rng, infer=INFER)
     weights = worth_of(view.rules, len(view.names))
     if HORIZON is None or weights is None:
         return world

@@ -109,11 +109,12 @@ class Horizon(DealState):
         the others' (stakes, summing to zero)."""
         if self.phase == "over":
             return DealState.returns(self)
-        values = [sum(w * x for w, x in zip(self.weights, features(self, q), strict=True))
-                  for q in range(self.n)]
-        total = sum(values)
+        # Worths rounded to thousandths, then exact: the returns sum to zero exactly.
+        values = [Fraction(round(1000 * sum(w * x for w, x in zip(
+            self.weights, features(self, q), strict=True))), 1000) for q in range(self.n)]
+        total = sum(values, Fraction(0))
         k = self.n - 1
-        return [Fraction(v - (total - v) / k).limit_denominator(1000) for v in values]
+        return [v - (total - v) / k for v in values]
 
 
 def _turns(history: Sequence[object]) -> int:

@@ -1,5 +1,5 @@
 """What Kalookie tells the generic search (:mod:`hoola.bots.ismcts`): which moves are worth
-searching.
+searching, and how to guess and play out the hidden cards.
 
 Only decisions with a real choice are searched; a forced or obvious one (anything before play
 or after the hand, a warning, a lay the turn owes, a call-up, taking a joker, a card that goes
@@ -13,8 +13,13 @@ with nothing in the hand) is left to the expert, so it costs no playouts. The ch
 - **which card to discard**: the expert's discard against the next ones of its own ranking whose
   scores come within :data:`DISCARD_SPREAD` of it.
 
-The guesses at the hidden cards are :func:`~hoola.games.kalookie.determinize.determinize`'s:
-each opponent keeps the cards it took from the pile and has not laid.
+The guesses at the hidden cards (:func:`sample`) are
+:func:`~hoola.games.kalookie.determinize.determinize`'s: each opponent keeps the cards it took
+from the pile and has not laid (with :data:`INFER`, the rest leans away from what its recent
+discards say it lacks). Where the rules and table have fitted weights (:mod:`.horizon`), a
+playout stops :data:`HORIZON` turns a seat on and is scored by them, in stakes: about 2.5 times
+cheaper than playing to the end of the hand (two players, 24 playouts: 44 against 112 CPU ms a
+decision), and less noisy than the hand's all-or-nothing result.
 
 >>> from hoola.games.kalookie import GAME
 >>> state = GAME.new_deal(GAME.rules("british"), ["A", "B"], seed=1)

@@ -1,7 +1,7 @@
 """A horizon for Kalookie's search: playouts that stop a few turns on, their position scored by
 weights fitted to how expert-played hands end.
 
-A playout to the end of a hand is long (a two-player hand runs some 40 turns) and its return is
+A playout to the end of a hand is long (a two-player hand runs some 20 turns) and its return is
 all or nothing: who goes out first. :class:`Horizon` is a guessed hand that the search plays only
 ``stop`` turns deep; it is then scored in the deal's own stakes, each seat by what its hand is
 worth (:func:`features`: how far it is from out, through the expert's planner) against the
@@ -107,7 +107,7 @@ class Horizon(DealState):
     def returns(self) -> list[Fraction]:
         """The hand's stakes once over; at the horizon each seat's fitted worth less the mean of
         the others' (stakes, summing to zero)."""
-        if self.phase == "over":
+        if self.result is not None:
             return DealState.returns(self)
         # Worths rounded to thousandths, then exact: the returns sum to zero exactly.
         values = [Fraction(round(1000 * sum(w * x for w, x in zip(

@@ -5,12 +5,16 @@ Run from the repository root::
 
     python benchmarks/kalookie_bots.py [--deals N] [--players 2 4] [--presets british ...]
                                        [--bot expert|ismcts] [--playouts N] [--candidates K]
+                                       [--horizon N|none] [--infer]
                                        [--opponent random|expert|expert-no-hold|...]
                                        [--matches] [--first-seed S] [--jobs N]
 
 The measured bot is Kalookie's expert, or with ``--bot ismcts`` the generic search
 (``make_bot("ismcts", game="kalookie")``) with ``--playouts`` rollouts and ``--candidates``
-moves a decision (no time limit, so a run is reproducible). Every shuffle is played twice with
+moves a decision (no time limit, so a run is reproducible); ``--horizon`` sets the turns a seat
+its playouts run before the fitted score takes over (``none``: to the hand's end) and
+``--infer`` lets its guesses lean on the others' discards (``hoola.games.kalookie.search``'s
+``HORIZON`` and ``INFER``). Every shuffle is played twice with
 the seats swapped (``E R E R`` then ``R E R E``), so both sides hold the same cards. A shuffle's
 score is the measured seats' mean stakes minus the opponent seats' mean, over both
 arrangements; the table gives its mean over the shuffles with a 95% interval (normal
@@ -40,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from hoola.bots import make_bot
 from hoola.core.driver import play_deal
-from hoola.games.kalookie import GAME
+from hoola.games.kalookie import GAME, search
 from hoola.games.kalookie.expert import ExpertBot
 
 MATCH_DEALS = 80  # a Scarne game never ends by itself; others end well before
@@ -91,14 +95,16 @@ def measured_bot(kind: str, seed: int, playouts: int, candidates: int) -> Any:
     return ExpertBot(seed)
 
 
-Job = tuple[str, int, int, str, bool, str, int, int]
+Job = tuple[str, int, int, str, bool, str, int, int, int | None, bool]
 
 
 def shuffle_score(preset: str, players: int, seed: int, opponent: str, matches: bool,
-                  kind: str = "expert", playouts: int = 24,
-                  candidates: int = 3) -> tuple[float, float, list[float], int, int]:
+                  kind: str = "expert", playouts: int = 24, candidates: int = 3,
+                  horizon: int | None = search.HORIZON,
+                  infer: bool = search.INFER) -> tuple[float, float, list[float], int, int]:
     """(bot minus opponent, bot's own mean, decision times, decisions searched, rollouts) for
     one shuffle, both ways."""
+    search.HORIZON, search.INFER = horizon, infer  # set here: a worker process may not inherit
     rules = GAME.rules(preset)
     names = [f"P{i}" for i in range(players)]
     diffs, own, times = [], [], []
@@ -144,6 +150,19 @@ def interval(values: list[float]) -> tuple[float, float]:
     return mean, 1.96 * statistics.stdev(values) / len(values) ** 0.5
 
 
+def _horizon(text: str) -> int | None:
+    if text == "none":
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--horizon takes a number of turns or none, not "
+                                         f"{text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"--horizon must be at least 1 turn, not {value}")
+    return value
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=100, help="shuffles per setting")
@@ -153,6 +172,10 @@ def main() -> None:
                         help="the bot measured (default expert)")
     parser.add_argument("--playouts", type=int, default=24, help="ismcts rollouts a decision")
     parser.add_argument("--candidates", type=int, default=3, help="ismcts moves a decision")
+    parser.add_argument("--horizon", type=_horizon, default=search.HORIZON,
+                        help=f"ismcts playout turns a seat, or none (default {search.HORIZON})")
+    parser.add_argument("--infer", action="store_true",
+                        help="ismcts guesses lean on the others' discards")
     parser.add_argument("--opponent", choices=sorted(OPPONENTS), default="random")
     parser.add_argument("--matches", action="store_true", help="whole games, not single deals")
     parser.add_argument("--first-seed", type=int, default=0)
@@ -160,7 +183,8 @@ def main() -> None:
     args = parser.parse_args()
     unit = "game" if args.matches else "deal"
     bot = args.bot if args.bot == "expert" else \
-        f"ismcts ({args.playouts} playouts, {args.candidates} candidates)"
+        f"ismcts ({args.playouts} playouts, {args.candidates} candidates, horizon " \
+        f"{'none' if args.horizon is None else args.horizon}{', inferring' if args.infer else ''})"
     print(f"{bot} against {args.opponent}, {args.deals} duplicate {unit}s per setting "
           f"(seeds {args.first_seed}..{args.first_seed + args.deals - 1})")
     print(f"{'preset':16} {'players':>7} {'bot - other':>18} {'bot / seat':>14} "
@@ -168,7 +192,8 @@ def main() -> None:
     for preset in args.presets:
         for players in args.players:
             work: list[Job] = [(preset, players, args.first_seed + s, args.opponent,
-                                args.matches, args.bot, args.playouts, args.candidates)
+                                args.matches, args.bot, args.playouts, args.candidates,
+                                args.horizon, args.infer)
                                for s in range(args.deals)]
             if args.jobs > 1:
                 with multiprocessing.Pool(args.jobs) as pool:

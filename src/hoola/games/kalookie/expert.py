@@ -31,8 +31,10 @@ makes the same choice. It uses no random source: the seed only keeps the bot int
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from hoola.core.cards import format_card
 from hoola.games.kalookie.actions import (
@@ -55,6 +57,9 @@ from hoola.games.kalookie.expert_plan import CARD_BONUS, Lay, Plan, plan_lays
 from hoola.games.kalookie.melds import Meld, new_meld, release
 from hoola.games.kalookie.turns import Turn, slots_for
 from hoola.games.kalookie.views import View
+
+if TYPE_CHECKING:
+    from hoola.games.kalookie.state import DealState
 
 __all__ = ["ExpertBot"]
 
@@ -93,6 +98,13 @@ class ExpertBot:
         from hoola.games.kalookie.search import candidates  # search builds on this module
 
         return candidates(view, prior, k)
+
+    def sample(self, view: View, rng: random.Random, lean: float = 0.0) -> DealState:
+        """A guess at the hidden cards for the search: see
+        :func:`hoola.games.kalookie.search.sample`."""
+        from hoola.games.kalookie.search import sample
+
+        return sample(view, rng, lean)
 
     def explain(self, view: View) -> Choice:
         """The expert's choice and a one-sentence reason in plain English."""

@@ -1,5 +1,5 @@
 """What Kalookie tells the generic search (:mod:`hoola.bots.ismcts`): which moves are worth
-searching.
+searching, and how to guess and play out the hidden cards.
 
 Only decisions with a real choice are searched; a forced or obvious one (anything before play
 or after the hand, a warning, a lay the turn owes, a call-up, taking a joker, a card that goes
@@ -13,8 +13,13 @@ with nothing in the hand) is left to the expert, so it costs no playouts. The ch
 - **which card to discard**: the expert's discard against the next ones of its own ranking whose
   scores come within :data:`DISCARD_SPREAD` of it.
 
-The guesses at the hidden cards are :func:`~hoola.games.kalookie.determinize.determinize`'s:
-each opponent keeps the cards it took from the pile and has not laid.
+The guesses at the hidden cards (:func:`sample`) are
+:func:`~hoola.games.kalookie.determinize.determinize`'s: each opponent keeps the cards it took
+from the pile and has not laid (with :data:`INFER`, the rest leans away from what its recent
+discards say it lacks). Where the rules and table have fitted weights (:mod:`.horizon`), a
+playout stops :data:`HORIZON` turns a seat on and is scored by them, in stakes: about 2.5 times
+cheaper than playing to the end of the hand (two players, 24 playouts: 44 against 112 CPU ms a
+decision), and less noisy than the hand's all-or-nothing result.
 
 >>> from hoola.games.kalookie import GAME
 >>> state = GAME.new_deal(GAME.rules("british"), ["A", "B"], seed=1)
@@ -28,8 +33,11 @@ True
 
 from __future__ import annotations
 
+import random
+
 from hoola.games.kalookie.actions import Action, Add, Discard, Draw, NewMeld, Take
 from hoola.games.kalookie.cards import JOKER
+from hoola.games.kalookie.determinize import determinize
 from hoola.games.kalookie.expert import (
     _discard,
     _discard_scores,
@@ -39,12 +47,16 @@ from hoola.games.kalookie.expert import (
     _structure,
 )
 from hoola.games.kalookie.expert_know import Knowledge
+from hoola.games.kalookie.horizon import horizon, worth_of
+from hoola.games.kalookie.state import DealState
 from hoola.games.kalookie.views import View
 
-__all__ = ["DISCARD_SPREAD", "HOLD_DOUBT", "candidates"]
+__all__ = ["DISCARD_SPREAD", "HOLD_DOUBT", "HORIZON", "INFER", "candidates", "sample"]
 
 DISCARD_SPREAD = 0.75  # discard scores this close to the expert's best are worth a search
 HOLD_DOUBT = 0.15  # once opened, laying instead of holding is searched from this threat on
+HORIZON: int | None = 2  # turns a seat plays before a playout stops (None: to the hand's end)
+INFER = False  # guesses lean on the others' recent discards: measured no better, so off
 
 
 def candidates(view: View, prior: Action | None, k: int) -> list[Action | None]:
@@ -108,3 +120,14 @@ def _play_options(view: View, know: Knowledge, prior: Action) -> list[Action]:
         options.extend(Discard(view.player, c) for s, c in ranked
                        if c != prior.card and s >= best - DISCARD_SPREAD)
     return options
+
+
+def sample(view: View, rng: random.Random, lean: float = 0.0) -> DealState:
+    """A guess at the hidden cards (:func:`~hoola.games.kalookie.determinize.determinize`)
+    that the search plays :data:`HORIZON` turns a seat deep (:mod:`.horizon`) where weights
+    are fitted for the rules and table, else to the end of the hand."""
+    world = determinize(view, rng, infer=INFER)
+    weights = worth_of(view.rules, len(view.names))
+    if HORIZON is None or weights is None:
+        return world
+    return horizon(world, HORIZON * len(view.names), weights)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import cast
 
 from hoola.games.kalookie.actions import Draw, Take
 from hoola.games.kalookie.cards import JOKER
@@ -83,8 +84,6 @@ class Horizon(DealState):
     takes in the history): it is then over for the search, and its returns are each seat's
     fitted worth against the others' (see the module)."""
 
-    __slots__ = ("stop", "weights")
-
     stop: int
     weights: tuple[float, ...]
 
@@ -98,7 +97,7 @@ class Horizon(DealState):
 
     def copy(self) -> Horizon:
         """An independent copy, still stopping at the horizon."""
-        other = Horizon.__new__(Horizon)
+        other = _blank()
         _copy_into(self, other)
         other.stop = self.stop
         other.weights = self.weights
@@ -110,11 +109,16 @@ class Horizon(DealState):
         if self.result is not None:
             return DealState.returns(self)
         # Worths rounded to thousandths, then exact: the returns sum to zero exactly.
-        values = [Fraction(round(1000 * sum(w * x for w, x in zip(
-            self.weights, features(self, q), strict=True))), 1000) for q in range(self.n)]
+        values = [Fraction(round(1000 * _worth(self.weights, features(self, q))), 1000)
+                  for q in range(self.n)]
         total = sum(values, Fraction(0))
         k = self.n - 1
         return [v - (total - v) / k for v in values]
+
+
+def _worth(weights: Sequence[float], row: Sequence[float]) -> float:
+    # A float start: compiled by mypyc, sum() from the int 0 is typed to stay an int.
+    return sum((w * x for w, x in zip(weights, row, strict=True)), 0.0)
 
 
 def _turns(history: Sequence[object]) -> int:
@@ -126,16 +130,22 @@ def horizon(state: DealState, turns: int, weights: Sequence[float] | None = None
     more turns have begun, scored by ``weights`` (default: the fitted ones, or zeros)."""
     if weights is None:
         weights = worth_of(state.rules, state.n) or (0.0,) * (DEAD_CAP + 4)
-    h = Horizon.__new__(Horizon)
+    h = _blank()
     _copy_into(state, h)
     h.stop = _turns(state.history) + turns
     h.weights = tuple(weights)
     return h
 
 
+def _blank() -> Horizon:
+    """An empty Horizon to copy a hand into (DealState's ``__new__`` is typed to return a
+    DealState, and compiled code checks what it is given)."""
+    return cast(Horizon, Horizon.__new__(Horizon))
+
+
 def _copy_into(state: DealState, other: DealState) -> None:
     """Copy ``state`` into the empty ``other`` as :meth:`DealState.copy` does."""
-    for name in DealState.__slots__:
+    for name in DealState.FIELDS:
         value = getattr(state, name)
         if isinstance(value, list | dict):
             value = value.copy()

@@ -83,8 +83,9 @@ class DealState(Verbs):
     :attr:`after` is the standing the next hand starts from.
     """
 
-    # A ClassVar, so that copy() can still read it when mypyc compiles the class.
-    __slots__: ClassVar[tuple[str, ...]] = (
+    # The fields copy() copies. Not __slots__: compiled by mypyc, a class with slots cannot be
+    # subclassed (the search's Horizon is one), so pure Python keeps a __dict__.
+    FIELDS: ClassVar[tuple[str, ...]] = (
         "_cache", "_plans", "_public", "after", "barred", "bought", "current", "deal",
         "dealer", "discards", "drawn", "first", "forced", "hands", "history", "melds", "n", "names",
         "next_id", "opened", "out", "phase", "queue", "reset_to", "reshuffles", "restocked",
@@ -184,7 +185,7 @@ class DealState(Verbs):
     def copy(self) -> DealState:
         """An independent copy (the random source included)."""
         other = DealState.__new__(DealState)
-        for name in DealState.__slots__:
+        for name in DealState.FIELDS:
             value = getattr(self, name)
             if isinstance(value, list | dict):
                 value = value.copy()

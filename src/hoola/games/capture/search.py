@@ -24,6 +24,7 @@ import random
 from fractions import Fraction
 from typing import NamedTuple
 
+from hoola.core.fit import least_squares
 from hoola.games.capture.actions import Action, Play, Say
 from hoola.games.capture.determinize import determinize
 from hoola.games.capture.expert import Option, options
@@ -126,27 +127,8 @@ def fit_worth(preset: str, deals: int = 400, players: int = 4) -> Worth:
             state.apply(bot.act(state.view(state.turn)))
         final = float(state.returns()[0])
         rows.extend((x, final - captured) for x, captured in marks)
-    used = [j for j in range(3) if any(x[j] for x, _ in rows)]
-    a = [[sum(x[i] * x[j] for x, _ in rows) for j in used] for i in used]
-    b = [sum(x[i] * y for x, y in rows) for i in used]
-    coef = dict(zip(used, _solve(a, b), strict=True))
-    return Worth(*(round(coef.get(j, 0.0), 2) for j in range(3)))
+    return Worth(*(round(c, 2) for c in least_squares(rows, 3)))
 
-
-def _solve(a: list[list[float]], b: list[float]) -> list[float]:
-    """``a x = b`` by Gaussian elimination (``a`` small and positive definite)."""
-    n = len(b)
-    m = [[*row, v] for row, v in zip(a, b, strict=True)]
-    for i in range(n):
-        k = max(range(i, n), key=lambda r: abs(m[r][i]))
-        m[i], m[k] = m[k], m[i]
-        for r in range(i + 1, n):
-            f = m[r][i] / m[i][i]
-            m[r] = [u - f * w for u, w in zip(m[r], m[i], strict=True)]
-    x = [0.0] * n
-    for i in reversed(range(n)):
-        x[i] = (m[i][n] - sum(m[i][j] * x[j] for j in range(i + 1, n))) / m[i][i]
-    return x
 
 
 def worth_of(rules: Rules, players: int) -> Worth:

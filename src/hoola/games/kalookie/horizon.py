@@ -18,11 +18,11 @@ expert-played hands. The returns sum to zero like the deal's.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import cast
 
+from hoola.core.fit import least_squares
 from hoola.games.kalookie.actions import Draw, Take
 from hoola.games.kalookie.cards import JOKER
 from hoola.games.kalookie.expert_plan import plan_lays
@@ -98,7 +98,7 @@ class Horizon(DealState):
     def copy(self) -> Horizon:
         """An independent copy, still stopping at the horizon."""
         other = _blank()
-        _copy_into(self, other)
+        self.copy_into(other)
         other.stop = self.stop
         other.weights = self.weights
         return other
@@ -131,7 +131,7 @@ def horizon(state: DealState, turns: int, weights: Sequence[float] | None = None
     if weights is None:
         weights = worth_of(state.rules, state.n) or (0.0,) * (DEAD_CAP + 4)
     h = _blank()
-    _copy_into(state, h)
+    state.copy_into(h)
     h.stop = _turns(state.history) + turns
     h.weights = tuple(weights)
     return h
@@ -142,19 +142,6 @@ def _blank() -> Horizon:
     DealState, and compiled code checks what it is given)."""
     return cast(Horizon, Horizon.__new__(Horizon))
 
-
-def _copy_into(state: DealState, other: DealState) -> None:
-    """Copy ``state`` into the empty ``other`` as :meth:`DealState.copy` does."""
-    for name in DealState.FIELDS:
-        value = getattr(state, name)
-        if isinstance(value, list | dict):
-            value = value.copy()
-        setattr(other, name, value)
-    other.hands = [h.copy() for h in state.hands]
-    other.rng = random.Random()
-    other.rng.setstate(state.rng.getstate())
-    other._cache = {}
-    other._plans = {}
 
 
 def fit_worth(preset: str, deals: int = 300, players: int = 2,
@@ -190,25 +177,5 @@ def fit_worth(preset: str, deals: int = 300, players: int = 2,
                 diff = [x - sum(o[j] for o in others) / len(others)
                         for j, x in enumerate(xs[q])]
                 rows.append((diff, final[q]))
-    width = len(rows[0][0])
-    used = [j for j in range(width) if any(x[j] for x, _ in rows)]
-    a = [[sum(x[i] * x[j] for x, _ in rows) for j in used] for i in used]
-    b = [sum(x[i] * y for x, y in rows) for i in used]
-    coef = dict(zip(used, _solve(a, b), strict=True))
-    return tuple(round(coef.get(j, 0.0), 3) for j in range(width))
+    return tuple(round(c, 3) for c in least_squares(rows, len(rows[0][0])))
 
-
-def _solve(a: list[list[float]], b: list[float]) -> list[float]:
-    """``a x = b`` by Gaussian elimination with partial pivoting."""
-    n = len(b)
-    m = [[*row, v] for row, v in zip(a, b, strict=True)]
-    for i in range(n):
-        k = max(range(i, n), key=lambda r: abs(m[r][i]))
-        m[i], m[k] = m[k], m[i]
-        for r in range(i + 1, n):
-            f = m[r][i] / m[i][i]
-            m[r] = [u - f * w for u, w in zip(m[r], m[i], strict=True)]
-    x = [0.0] * n
-    for i in reversed(range(n)):
-        x[i] = (m[i][n] - sum(m[i][j] * x[j] for j in range(i + 1, n))) / m[i][i]
-    return x

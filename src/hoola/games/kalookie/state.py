@@ -185,6 +185,12 @@ class DealState(Verbs):
     def copy(self) -> DealState:
         """An independent copy (the random source included)."""
         other = DealState.__new__(DealState)
+        self.copy_into(other)
+        return other
+
+    def copy_into(self, other: DealState) -> None:
+        """Fill the blank state ``other`` (of a subclass, as the search's horizon) with an
+        independent copy of this one."""
         for name in DealState.FIELDS:
             value = getattr(self, name)
             if isinstance(value, list | dict):
@@ -195,7 +201,6 @@ class DealState(Verbs):
         other.rng.setstate(self.rng.getstate())
         other._cache = {}
         other._plans = {}
-        return other
 
     # -- who may act ------------------------------------------------------------------------------
 

@@ -11,7 +11,6 @@ import pytest
 from tests.kalookie.test_search import BOT, JUNK, SETTINGS, agrees, positions
 
 from hoola.games.kalookie import GAME
-from hoola.games.kalookie.actions import Draw, Take
 from hoola.games.kalookie.cards import JOKER, parse_tokens
 from hoola.games.kalookie.determinize import LEAN, determinize, leanings
 from hoola.games.kalookie.horizon import (
@@ -25,10 +24,6 @@ from hoola.games.kalookie.horizon import (
 )
 from hoola.games.kalookie.search import HORIZON, sample
 from hoola.games.kalookie.state import DealState
-
-
-def _turns(state: DealState) -> int:
-    return sum(1 for a in state.history if isinstance(a, Draw | Take))
 
 
 # -- guesses that read the discards --------------------------------------------------------------
@@ -103,10 +98,10 @@ def test_the_horizon_stops_where_it_says_and_pays_zero_sum_stakes(players: int) 
         if h.phase == "over":  # the hand ended first: its own stakes
             assert returns == DealState.returns(h)
         else:
-            assert _turns(h) == 4 and not h.drawn
+            assert h.turns_begun() == 4 and not h.drawn
             # Within what a hand can pay: a kalookie from every other seat at the most.
             assert all(abs(r) <= rules.kalookie_stake * (players - 1) for r in returns)
-        assert _turns(state) == 0  # the hand it was made from did not move
+        assert state.turns_begun() == 0  # the hand it was made from did not move
 
 
 def test_a_horizon_copy_is_independent_and_keeps_its_stop() -> None:

@@ -23,7 +23,6 @@ from fractions import Fraction
 from typing import cast
 
 from hoola.core.fit import least_squares
-from hoola.games.kalookie.actions import Draw, Take
 from hoola.games.kalookie.cards import JOKER
 from hoola.games.kalookie.expert_plan import plan_lays
 from hoola.games.kalookie.rules import Rules
@@ -93,7 +92,7 @@ class Horizon(DealState):
         if self.phase == "over":
             return True
         return self.phase == "play" and not self.drawn and self.warner is None \
-            and _turns(self.history) >= self.stop
+            and self.turns_begun() >= self.stop
 
     def copy(self) -> Horizon:
         """An independent copy, still stopping at the horizon."""
@@ -121,10 +120,6 @@ def _worth(weights: Sequence[float], row: Sequence[float]) -> float:
     return sum((w * x for w, x in zip(weights, row, strict=True)), 0.0)
 
 
-def _turns(history: Sequence[object]) -> int:
-    return sum(1 for a in history if isinstance(a, Draw | Take))
-
-
 def horizon(state: DealState, turns: int, weights: Sequence[float] | None = None) -> Horizon:
     """``state`` (a guessed hand; not changed) as a :class:`Horizon` that stops once ``turns``
     more turns have begun, scored by ``weights`` (default: the fitted ones, or zeros)."""
@@ -132,7 +127,7 @@ def horizon(state: DealState, turns: int, weights: Sequence[float] | None = None
         weights = worth_of(state.rules, state.n) or (0.0,) * (DEAD_CAP + 4)
     h = _blank()
     state.copy_into(h)
-    h.stop = _turns(state.history) + turns
+    h.stop = state.turns_begun() + turns
     h.weights = tuple(weights)
     return h
 
@@ -141,7 +136,6 @@ def _blank() -> Horizon:
     """An empty Horizon to copy a hand into (DealState's ``__new__`` is typed to return a
     DealState, and compiled code checks what it is given)."""
     return cast(Horizon, Horizon.__new__(Horizon))
-
 
 
 def fit_worth(preset: str, deals: int = 300, players: int = 2,
@@ -160,7 +154,7 @@ def fit_worth(preset: str, deals: int = 300, players: int = 2,
         turn = -1
         while not state.is_over:
             if state.phase == "play" and not state.drawn and state.warner is None:
-                begun = _turns(state.history)
+                begun = state.turns_begun()
                 if begun != turn:
                     turn = begun
                     if begun % every == 0:

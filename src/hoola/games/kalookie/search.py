@@ -125,7 +125,8 @@ def _play_options(view: View, know: Knowledge, prior: Action) -> list[Action]:
 def sample(view: View, rng: random.Random, lean: float = 0.0) -> DealState:
     """A guess at the hidden cards (:func:`~hoola.games.kalookie.determinize.determinize`)
     that the search plays :data:`HORIZON` turns a seat deep (:mod:`.horizon`) where weights
-    are fitted for the rules and table, else to the end of the hand."""
+    are fitted for the rules and table, else to the end of the hand. ``lean`` is the generic
+    search's setting for games whose guesses take one; Kalookie's do not (see :data:`INFER`)."""
     world = determinize(view, rng, infer=INFER)
     weights = worth_of(view.rules, len(view.names))
     if HORIZON is None or weights is None:

@@ -861,6 +861,10 @@ class DealState(Verbs):
             return [Fraction(0)] * self.n
         return [self.result.payments.get(q, Fraction(0)) for q in range(self.n)]
 
+    def turns_begun(self) -> int:
+        """The turns begun so far in this hand: its draws and takes."""
+        return sum(1 for a in self.history if isinstance(a, Draw | Take))
+
     def outcome(self) -> Outcome:
         """How the hand ended, for statistics: the end (``call-up``, ``kalookie``, ``void``), the
         winner, the dealer, the turns begun (draws and takes) and, in the pool game, who
@@ -868,7 +872,7 @@ class DealState(Verbs):
         if not self.is_over or self.result is None:
             raise _illegal("the hand has no outcome yet: it has not ended", "deal-not-over")
         r = self.result
-        turns = sum(1 for a in self.history if isinstance(a, Draw | Take))
+        turns = self.turns_begun()
         tags = {"bought in": tuple(self.bought), "out": tuple(self.out)} \
             if self.rules.scoring == "pool" else {}
         return Outcome(r.end, () if r.winner is None else (r.winner,), self.dealer, turns, tags)

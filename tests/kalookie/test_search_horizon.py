@@ -25,7 +25,6 @@ from hoola.games.kalookie.horizon import (
 from hoola.games.kalookie.search import HORIZON, sample
 from hoola.games.kalookie.state import DealState
 
-
 # -- guesses that read the discards --------------------------------------------------------------
 
 @pytest.mark.parametrize(("preset", "options", "players"), SETTINGS)

@@ -30,7 +30,7 @@ import uvicorn
 import websockets
 
 from hoola.server import app as app_module
-from hoola.server.app import create_app
+from hoola.server.app import KEEP_ALIVE, create_app
 from hoola.server.store import Store
 
 WAIT = 60.0
@@ -105,7 +105,8 @@ def serve_in_thread(db_url: str, **options: Any) -> Iterator[Live]:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    config = uvicorn.Config(app, log_level="warning", ws_max_size=WS_MAX_SIZE, lifespan="on")
+    config = uvicorn.Config(app, log_level="warning", ws_max_size=WS_MAX_SIZE, lifespan="on",
+                            timeout_keep_alive=KEEP_ALIVE)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])),
                               daemon=True)

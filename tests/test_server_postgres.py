@@ -29,7 +29,7 @@ import uvicorn
 import websockets
 
 from hoola.core.records import verify_text
-from hoola.server.app import create_app
+from hoola.server.app import KEEP_ALIVE, create_app
 from hoola.server.room import Room
 from hoola.server.store import SeatRow, Store, digest
 from hoola.server.views import seat_message
@@ -152,7 +152,8 @@ def test_two_writers_of_one_table_never_fork_its_sequence(pg_url: str) -> None:
 @asynccontextmanager
 async def serving(app: Any) -> AsyncIterator[str]:
     """The app under uvicorn on a free loopback port; its base URL."""
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning",
+                                            timeout_keep_alive=KEEP_ALIVE))
     task = asyncio.create_task(server.serve())
     deadline = time.monotonic() + TIMEOUT
     while not server.started:

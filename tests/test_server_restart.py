@@ -4,14 +4,19 @@ record that verifies. The server runs as a real subprocess; the test waits for i
 
 from __future__ import annotations
 
+import http.client
+import json
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 
 from hoola.core.records import parse_toml, verify_text
+from hoola.server.app import KEEP_ALIVE
 from server_client import (
+    WAIT,
     Client,
     Live,
     create_table,
@@ -25,6 +30,9 @@ from server_client import (
     serve_process,
     start,
 )
+
+UVICORN_KEEP_ALIVE = 5
+"""uvicorn's default seconds of keep-alive, the same as httpx's expiry of an idle connection."""
 
 
 def same_place(before: dict[str, Any], after: dict[str, Any]) -> None:
@@ -133,3 +141,25 @@ def test_a_game_over_but_not_yet_marked_so_is_finished_on_restart(tmp_path: Path
     assert tid not in [t["table_id"] for t in lobby]
     assert tid in [t["table_id"] for t in history]
     assert verify_text(text).ok
+
+
+def test_hoola_serve_keeps_an_idle_connection_longer_than_clients_do(tmp_path: Path) -> None:
+    # uvicorn closes an idle connection after 5 s by default, when httpx may still reuse it: the
+    # request then meets a closing socket and fails with a read error. ``hoola serve`` keeps it
+    # KEEP_ALIVE seconds; the idle time here is the subject, longer than uvicorn's default.
+    port = free_port()
+    with serve_process(f"sqlite:///{tmp_path / 'tables.db'}", port, tmp_path / "serve.log"):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT)
+        try:
+            conn.request("GET", "/api/games")
+            first = conn.getresponse()
+            assert first.status == 200 and json.loads(first.read())
+            sock = conn.sock
+            time.sleep(UVICORN_KEEP_ALIVE + 1.5)
+            conn.request("GET", "/api/games")
+            again = conn.getresponse()  # RemoteDisconnected if the server had closed it
+            assert again.status == 200 and json.loads(again.read())
+            assert conn.sock is sock  # the same connection, not a new one
+        finally:
+            conn.close()
+    assert KEEP_ALIVE > UVICORN_KEEP_ALIVE + 1.5

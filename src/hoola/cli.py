@@ -363,7 +363,7 @@ def serve(host: str, port: int, db_url: str, redis_url: str | None,
     try:
         import uvicorn
 
-        from hoola.server.app import create_app
+        from hoola.server.app import KEEP_ALIVE, create_app
     except ImportError as exc:
         raise click.ClickException(f"the server needs its extra: pip install -e \".[server]\" "
                                    f"({exc.name} is missing)") from exc
@@ -387,4 +387,4 @@ def serve(host: str, port: int, db_url: str, redis_url: str | None,
                f"http://{host}:{port}/docs)")
     # Messages are small JSON; compressing each costs more CPU than it saves on a table.
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536,
-                ws_per_message_deflate=False)
+                ws_per_message_deflate=False, timeout_keep_alive=KEEP_ALIVE)

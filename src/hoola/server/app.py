@@ -45,6 +45,10 @@ RATE = 10.0
 """Messages a second a connection may send on average (a burst of :data:`BURST`)."""
 BURST = 30
 HELLO_SECONDS = 10.0
+KEEP_ALIVE = 75
+"""Seconds an idle HTTP connection is kept open: longer than clients keep theirs (httpx 5,
+proxies commonly 60), so no client sends a request on a connection the server is closing, which
+it would see as a read error. uvicorn's own default is 5, the same as httpx's: a race."""
 NAME_RE = re.compile(r"[A-Za-z0-9_-]{1,24}")
 
 Seconds = Annotated[float, Field(ge=0, le=10)]

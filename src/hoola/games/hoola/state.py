@@ -88,11 +88,15 @@ _KNOCK = tuple(Knock(p) for p in range(MAX_PLAYERS))
 _BLAST = tuple(Blast(p) for p in range(MAX_PLAYERS))
 _SEVENS = tuple(Sevens(p) for p in range(MAX_PLAYERS))
 _DISCARD = tuple(tuple(Discard(p, c) for c in range(JOKER + 1)) for p in range(MAX_PLAYERS))
+# A draw's record (the card drawn named): one value per seat and card, shared by every history.
+_DRAWN = tuple(tuple(Draw(p, c) for c in range(JOKER + 1)) for p in range(MAX_PLAYERS))
 # The kinds whose check plans nothing: listed, they are applied without checking again.
 _PLAIN = frozenset((Draw, Discard, Knock, Blast, Sevens, Play, Drop))
 _new_view = tuple.__new__
 _MELDS: dict[tuple[int, tuple[int, ...], int | None], NewMeld] = {}
 _TAKES: dict[tuple[int, int, tuple[int, ...], int | None], Take] = {}
+_ADDS: dict[tuple[int, int, int | None, int | None], Add] = {}
+_KNOCK_LIMITS: dict[tuple[object, int], int] = {}
 
 
 def _new_meld_action(p: int, cards: tuple[int, ...], joker_as: int | None) -> NewMeld:
@@ -109,6 +113,30 @@ def _take_action(p: int, card: int, with_cards: tuple[int, ...], joker_as: int |
     if action is None:
         action = _TAKES[key] = Take(p, card, with_cards, joker_as)
     return action
+
+
+def _add_action(p: int, card: int, on: int | None, joker_as: int | None) -> Add:
+    key = (p, card, on, joker_as)
+    action = _ADDS.get(key)
+    if action is None:
+        action = _ADDS[key] = Add(p, card, on=on, meld_id=None, joker_as=joker_as)
+    return action
+
+
+def _knock_limit(rules: Rules, players: int) -> int:
+    """``rules.knock_limit_for(players)``, remembered by the setting's value (checked once)."""
+    key = (rules.knock_limit, players)
+    limit = _KNOCK_LIMITS.get(key)
+    if limit is None:
+        limit = _KNOCK_LIMITS[key] = rules.knock_limit_for(players)
+    return limit
+
+
+def _seat(player: object, n: int, what: str) -> int:
+    """``player`` as a seat: the common case here, anything else through :func:`check_seat`."""
+    if type(player) is int and 0 <= player < n:
+        return player
+    return check_seat(player, n, what)
 
 
 def _illegal(message: str, code: str) -> IllegalActionError:
@@ -274,7 +302,7 @@ class DealState(Verbs):
         New melds of four or more cards are listed too (they are shorthand for a three-card meld
         and additions). The list is the single source of truth for bots and interfaces.
         """
-        return list(self._legal_cached(check_seat(player, self.n, "list legal actions")))
+        return list(self._legal_cached(_seat(player, self.n, "list legal actions")))
 
     def _legal_cached(self, player: int) -> list[Action]:
         cached = self._cache.get(player)
@@ -321,8 +349,8 @@ class DealState(Verbs):
                 acts.extend(self._grouping_options(p))
             if self.own_meld[p] or not rules.lay_off_needs_own_meld:
                 for card, meld_id, joker_as in find_adds(mask, jokers, self.table, rules):
-                    acts.append(Add(p, card, on=self._target_card(meld_id, card, joker_as),
-                                    meld_id=None, joker_as=joker_as))
+                    acts.append(_add_action(p, card, self._target_card(meld_id, card, joker_as),
+                                            joker_as))
             hand = cards_of(mask)
             if jokers:
                 hand.append(JOKER)
@@ -439,7 +467,7 @@ class DealState(Verbs):
         self._sizes = None
         record = self._do(a, plan)
         self.history.append(record)
-        self._public.append(Draw(record.player) if isinstance(record, Draw) else record)
+        self._public.append(_DRAW[record.player] if type(record) is Draw else record)
         return record
 
     def _check(self, a: Action) -> Any:
@@ -701,7 +729,7 @@ class DealState(Verbs):
         if rules.knock_rule == "dealer-one-card":
             return p == self.dealer and self._hand_size(p) == 1
         return hand_points(self.hands[p], self.jokers[p], rules, True) \
-            <= rules.knock_limit_for(sum(self.in_deal))
+            <= _knock_limit(rules, sum(self.in_deal))
 
     def _knock_problem(self, p: int) -> IllegalActionError | None:
         rules, who = self.rules, self.names[p]
@@ -787,7 +815,7 @@ class DealState(Verbs):
             self.upcard_live = False
             if not self.stock:
                 self.last_draw = True
-            return Draw(p, card)
+            return _DRAWN[p][card]
         if isinstance(a, Take):
             return self._do_take(a, plan)
         if isinstance(a, NewMeld):
@@ -1007,7 +1035,7 @@ class DealState(Verbs):
 
         Other players' hands appear only once play has ended (the showdown).
         """
-        p = check_seat(player, self.n, "view")
+        p = _seat(player, self.n, "view")
         over = self.phase == "over"
         hands = tuple(tuple(self._hand_cards(q)) for q in range(self.n)) if over else None
         sizes = self._sizes
@@ -1053,7 +1081,7 @@ class DealState(Verbs):
 
     def hand(self, player: object) -> tuple[int, ...]:
         """The cards ``player`` holds, canonical order, jokers last."""
-        return tuple(self._hand_cards(check_seat(player, self.n, "show a hand")))
+        return tuple(self._hand_cards(_seat(player, self.n, "show a hand")))
 
     def parse(self, text: str) -> Action:
         """An action from its notation with this deal's names (``"B take 9d with 9s 9h"``)."""

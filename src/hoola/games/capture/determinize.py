@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from hoola.core.cards import rank_of
+from hoola.core.chance import shuffle
 from hoola.games.capture.actions import Dark, Play, Stop
 from hoola.games.capture.state import DealState
 from hoola.games.capture.views import View, played_cards
@@ -112,7 +113,7 @@ def determinize(view: View, rng: random.Random, infer: bool = False) -> DealStat
     """A hand consistent with ``view``: the unseen cards dealt at random (with ``infer``, the
     hidden seats' older cards dealt short of the ranks they likely lacked: see the module)."""
     cards = unseen(view)
-    rng.shuffle(cards)
+    shuffle(rng, cards)
     if infer:
         cards = _inferred(view, cards, rng)
     return world(view, cards)

@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import Any, TypeVar
 
 from hoola.core.cards import format_card, rank_of
+from hoola.core.chance import shuffle
 from hoola.core.errors import IllegalActionError, NotationError, OutOfTurnError
 from hoola.core.game import Outcome
 from hoola.core.prefix import put
@@ -137,7 +138,7 @@ class DealState:
         n = len(names)
         rules.check_players(n)
         cards = rules.for_players(n).pack()
-        rng.shuffle(cards)
+        shuffle(rng, cards)
         size = rules.for_players(n).hand_size
         hands = [cards[i * size:(i + 1) * size] for i in range(n)]
         order = [(dealer + 1 + i) % n for i in range(n)]

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hoola.core.cards import JOKER, format_card
+from hoola.core.chance import shuffle
 from hoola.core.errors import IllegalActionError, RulesError
 from hoola.games.hoola.inputs import (
     MAX_PLAYERS,
@@ -85,7 +86,7 @@ class Deal:
         players = check_player_count(players)
         rng = check_rng(rng) or random.Random(check_seed(seed))
         deck = list(range(52)) + [JOKER] * rules.jokers
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         hands = tuple(tuple(sorted(deck[i:HAND_SIZE * players:players])) for i in range(players))
         upcard = deck[HAND_SIZE * players]
         # The engine's own shuffle of the whole pack needs none of the checks a given deal does.

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from hoola.core.cards import JOKER
+from hoola.core.chance import shuffle
 from hoola.games.hoola.deal import Deal
 from hoola.games.hoola.state import DealState
 from hoola.games.hoola.views import View
@@ -35,7 +36,7 @@ def unseen_cards(view: View) -> list[int]:
 def determinize(view: View, rng: random.Random) -> DealState:
     """A deal consistent with ``view``: the unseen cards dealt at random to the hidden places."""
     unseen = unseen_cards(view)
-    rng.shuffle(unseen)
+    shuffle(rng, unseen)
     hands: list[list[int]] = []
     k = 0
     for q, size in enumerate(view.hand_sizes):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import random
 
+from hoola.core.chance import shuffle
 from hoola.games.hoola.actions import Action, Blast, Discard, Draw, Knock, Sevens, Take
 from hoola.games.hoola.determinize import determinize, state_from_view, unseen_cards
 from hoola.games.hoola.expert import Knowledge, card_value
@@ -62,7 +63,7 @@ def sample(view: View, rng: random.Random, lean: float = 2.0) -> DealState:
         return determinize(view, rng)
     rules = view.rules
     unseen = unseen_cards(view)
-    rng.shuffle(unseen)
+    shuffle(rng, unseen)
     hands: list[list[int]] = []
     order = list(range(len(view.hand_sizes)))
     dealt: dict[int, list[int]] = {}

@@ -23,6 +23,7 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from hoola.core.cards import JOKER, SEVEN, cards_of, format_card, format_cards
+from hoola.core.chance import shuffle
 from hoola.core.errors import HoolaError, IllegalActionError, OutOfTurnError, RulesError
 from hoola.core.game import Outcome
 from hoola.core.prefix import Prefix, put
@@ -903,7 +904,7 @@ class DealState(Verbs):
             cards = list(reversed(self.stock))
             for q in dropped:
                 cards.extend(self._hand_cards(q))
-            self.rng.shuffle(cards)
+            shuffle(self.rng, cards)
             final = tuple(cards)
         else:
             playing = [c for q in range(self.n) if self.in_deal[q] for c in self._hand_cards(q)]

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from hoola.core.cards import format_card, pack
+from hoola.core.chance import shuffle
 from hoola.core.errors import IllegalActionError
 from hoola.games.kalookie.cards import JOKER, cards_of_counts, counts_of
 from hoola.games.kalookie.rules import Rules
@@ -72,7 +73,7 @@ def shuffled(rules: Rules, standing: Standing, dealer: int, rng: random.Random) 
     rules.check_players(len(seats))
     size = rules.hand_size_for(len(seats))
     cards = pack(rules.decks, rules.jokers)
-    rng.shuffle(cards)
+    shuffle(rng, cards)
     hands: list[list[int]] = [[] for _ in standing.active]
     cut = False
     if rules.cut_joker:

@@ -29,6 +29,7 @@ import random
 from collections.abc import Sequence
 
 from hoola.core.cards import pack
+from hoola.core.chance import shuffle
 from hoola.core.errors import IllegalActionError
 from hoola.games.kalookie.actions import Add, Discard, NewMeld, Swap, Take
 from hoola.games.kalookie.cards import JOKER, cards_of_counts, counts_of
@@ -133,7 +134,7 @@ def determinize(view: View, rng: random.Random, infer: bool = False) -> DealStat
             else:
                 cards.remove(c)
     unseen = cards_of_counts(left)
-    rng.shuffle(unseen)
+    shuffle(rng, unseen)
     weights = leanings(view) if infer else None
     hands: list[list[int]] = []
     k = 0

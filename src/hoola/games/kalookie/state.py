@@ -23,6 +23,7 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from hoola.core.cards import format_card
+from hoola.core.chance import shuffle
 from hoola.core.errors import HoolaError, IllegalActionError, OutOfTurnError
 from hoola.core.game import Outcome
 from hoola.core.prefix import Prefix, put
@@ -756,7 +757,7 @@ class DealState(Verbs):
                 return a
             pile = self.discards[:-1]
             if not restock:
-                self.rng.shuffle(pile)
+                shuffle(self.rng, pile)
                 restock = tuple(pile)
             self.reshuffles += 1
             self.restocked = restock

@@ -133,6 +133,17 @@ class Settlement:
     notes: tuple[str, ...] = field(default=())
 
 
+_SMALL = tuple(Fraction(i) for i in range(-64, 65))
+
+
+def _exact(x: int | Fraction) -> Fraction:
+    """``x`` as a Fraction: settlement counts in whole numbers where it can (Fraction arithmetic
+    runs as Python even compiled), and small ones come from a table."""
+    if type(x) is int and -64 <= x <= 64:
+        return _SMALL[x + 64]
+    return Fraction(x)
+
+
 def settle(rules: Rules, end: str, seats: Mapping[int, SeatShowdown], winners: Sequence[int], *,
            stake: Fraction | int = 1, undercut_knocker: int | None = None,
            claimed_from: int | None = None) -> Settlement:
@@ -143,6 +154,8 @@ def settle(rules: Rules, end: str, seats: Mapping[int, SeatShowdown], winners: S
     online claim for a blast or four sevens); ``undercut_knocker`` the knocker who was undercut.
     """
     stake = Fraction(stake)
+    # The stake as a whole number when it is one: the amounts below stay ints until the end.
+    unit: int | Fraction = stake.numerator if stake.denominator == 1 else stake
     winner_set = set(winners)
     losers = [s for s in seats if s not in winner_set]
     points = {s: seat.points for s, seat in seats.items()}
@@ -171,22 +184,24 @@ def settle(rules: Rules, end: str, seats: Mapping[int, SeatShowdown], winners: S
     lasts = {s: last_reason(s) for s in losers}
     ranked = [s for s in losers if lasts[s] is None]
     lines: list[LoserLine] = []
+    amounts: list[int | Fraction] = []
     for s in losers:
         seat = seats[s]
-        base: Fraction
+        base: int
         if rules.payments == "hertzog":
             melded_losers = [t for t in losers if seats[t].melded]
             if not seat.melded:
-                amount = Fraction(rules.hertzog_no_meld_stake) * stake
-                lines.append(LoserLine(s, amount, (), amount, lasts[s]))
+                fixed_amount = Fraction(rules.hertzog_no_meld_stake) * stake
+                lines.append(LoserLine(s, fixed_amount, (), fixed_amount, lasts[s]))
+                amounts.append(fixed_amount)
                 continue
             worse = [t for t in melded_losers if _worse(t, s, lasts, points)]
-            base = Fraction((3, 2)[len(worse)] if len(worse) < 2 else 1)
+            base = (3, 2)[len(worse)] if len(worse) < 2 else 1
         elif lasts[s] is not None:
-            base = Fraction(len(winners) + len(losers) - 1)
+            base = len(winners) + len(losers) - 1
         else:
             level = sum(1 for t in ranked if points[t] <= points[s])
-            base = Fraction(len(winners) + level - 1)
+            base = len(winners) + level - 1
         factors: list[tuple[str, Fraction | int]] = []
         if seat.sevens and _applies(rules.seven_double, seat.had_turn):
             factors.append((f"{seat.sevens} seven{'s' if seat.sevens > 1 else ''} in hand",
@@ -199,12 +214,14 @@ def settle(rules: Rules, end: str, seats: Mapping[int, SeatShowdown], winners: S
             factors.append(("blast", rules.blast_multiplier))
         if end == "sevens" and rules.sevens_multiplier != 1:
             factors.append(("four sevens", rules.sevens_multiplier))
-        if stake != 1:
-            factors.append(("stake", stake))
-        amount = base
+        amount: int | Fraction = base
         for _, f in factors:
             amount *= f
-        lines.append(LoserLine(s, base, tuple(factors), amount, lasts[s]))
+        if unit != 1:
+            factors.append(("stake", stake))
+            amount *= unit
+        lines.append(LoserLine(s, _exact(base), tuple(factors), _exact(amount), lasts[s]))
+        amounts.append(amount)
 
     payer: int | None = None
     if undercut_knocker is not None:
@@ -213,21 +230,24 @@ def settle(rules: Rules, end: str, seats: Mapping[int, SeatShowdown], winners: S
             end in ("sopang", "daepang", "sevens") or rules.discarder_pays_all == "any-out"
             or (rules.discarder_pays_all == "hoola-only" and end == "hoola")):
         payer = claimed_from
-    payments = {s: Fraction(0) for s in seats}
-    total = sum((line.amount for line in lines), Fraction(0))
+    paid: dict[int, int | Fraction] = {s: 0 for s in seats}
+    total: int | Fraction = sum(amounts)
     factor = 1
     if payer is not None and payer not in winner_set:
         if len(seats) == 2 or rules.pay_all_doubles:
             factor = 2
         total *= factor
-        payments[payer] -= total
+        paid[payer] -= total
     else:
         payer = None
-        for line in lines:
-            payments[line.seat] -= line.amount
-    share = total / len(winners) if winners else Fraction(0)
-    for w in winners:
-        payments[w] += share
+        for line, amount in zip(lines, amounts, strict=True):
+            paid[line.seat] -= amount
+    if winners:
+        share = total // len(winners) if type(total) is int and total % len(winners) == 0 \
+            else Fraction(total) / len(winners)
+        for w in winners:
+            paid[w] += share
+    payments = {s: _exact(x) for s, x in paid.items()}
     return Settlement(end, tuple(winners), points, payments, tuple(lines), payer, factor,
                       tuple(notes))
 

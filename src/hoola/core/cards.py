@@ -13,7 +13,7 @@ A natural card is ``suit * 13 + rank`` with ranks ``A 2 .. K`` as 0..12 and suit
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, Final
 
 from hoola.core.errors import NotationError
 
@@ -39,17 +39,18 @@ __all__ = [
     "suit_of",
 ]
 
-RANKS = "A23456789TJQK"
-SUITS = "shdc"
-JOKER = 52
-DECK: tuple[int, ...] = tuple(range(52))
-SEVEN = 6  # rank index of the seven
-PIQUET_RANKS: tuple[int, ...] = (0, 6, 7, 8, 9, 10, 11, 12)  # A 7 8 9 T J Q K: the 32-card pack
+RANKS: Final = "A23456789TJQK"
+SUITS: Final = "shdc"
+JOKER: Final = 52
+DECK: Final[tuple[int, ...]] = tuple(range(52))
+SEVEN: Final = 6  # rank index of the seven
+# A 7 8 9 T J Q K: the 32-card pack
+PIQUET_RANKS: Final[tuple[int, ...]] = (0, 6, 7, 8, 9, 10, 11, 12)
 
-_SUIT_ALIASES = {"s": 0, "h": 1, "d": 2, "c": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3,
+_SUIT_ALIASES: Final = {"s": 0, "h": 1, "d": 2, "c": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3,
                  "♤": 0, "♡": 1, "♢": 2, "♧": 3}
-_RANK_ALIASES = {r.lower(): i for i, r in enumerate(RANKS)} | {"10": 9, "1": 0}
-_NAMES = (*(r + s for s in SUITS for r in RANKS), "JK")
+_RANK_ALIASES: Final = {r.lower(): i for i, r in enumerate(RANKS)} | {"10": 9, "1": 0}
+_NAMES: Final = (*(r + s for s in SUITS for r in RANKS), "JK")
 
 
 def make_card(rank: int, suit: int) -> int:
@@ -112,7 +113,7 @@ def card_mask(cards: Iterable[int]) -> int:
     return m
 
 
-_SUIT_CARDS: dict[int, tuple[int, ...]] = {}
+_SUIT_CARDS: Final[dict[int, tuple[int, ...]]] = {}
 
 
 def cards_of(mask: int) -> list[int]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from hoola.core.errors import RulesError
 from hoola.core.game import OptionInfo, Player, PresetInfo
@@ -120,4 +120,4 @@ def _rules(rules: Any) -> Rules:
     return rules
 
 
-GAME = CaptureGame()
+GAME: Final = CaptureGame()

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from hoola.core.cards import rank_of
 from hoola.core.chance import shuffle
@@ -30,7 +30,7 @@ from hoola.games.capture.views import View, played_cards
 __all__ = ["DOUBT", "Shortage", "determinize", "shortages", "unseen", "world"]
 
 DOUBT = {"led": 0.1, "wild": 0.5}  # chance a guess ignores a shortage (it was a choice)
-RICH = 10  # least card points in a trick whose wilds a seat that let it go likely lacked
+RICH: Final = 10  # least card points in a trick whose wilds a seat that let it go likely lacked
 
 
 class Shortage(NamedTuple):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from hoola.core.cards import JOKER, format_card
 from hoola.core.chance import shuffle
@@ -27,7 +28,7 @@ from hoola.games.hoola.rules import Rules
 
 __all__ = ["HAND_SIZE", "Deal", "check_jokers", "complete_stock"]
 
-HAND_SIZE = 7
+HAND_SIZE: Final = 7
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from hoola.core.errors import RecordError, RulesError
 from hoola.core.game import OptionInfo, Player, PresetInfo
@@ -123,4 +123,4 @@ class HoolaGame:
         return tell(record_from_data(data, text))
 
 
-GAME = HoolaGame()
+GAME: Final = HoolaGame()

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, Final
 
 from hoola.core.cards import JOKER
 from hoola.core.errors import IllegalActionError
@@ -50,8 +50,8 @@ __all__ = [
     "is_whole",
 ]
 
-MIN_PLAYERS = 2
-MAX_PLAYERS = 7
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 7
 
 
 def is_whole(value: object) -> bool:

@@ -17,6 +17,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from enum import IntEnum
 from itertools import combinations
+from typing import Final
 
 from hoola.core.cards import JOKER, SEVEN, format_card, format_cards, make_card
 from hoola.core.errors import IllegalActionError
@@ -291,8 +292,8 @@ def _column(mask: int, rank: int) -> int:
 
 
 _MeldKey = tuple[bool, int, bool, int]
-_SUIT_MELDS: dict[tuple[int, int, _MeldKey], tuple[MeldOption, ...]] = {}
-_RANK_SETS: dict[tuple[int, int, _MeldKey], tuple[MeldOption, ...]] = {}
+_SUIT_MELDS: Final[dict[tuple[int, int, _MeldKey], tuple[MeldOption, ...]]] = {}
+_RANK_SETS: Final[dict[tuple[int, int, _MeldKey], tuple[MeldOption, ...]]] = {}
 
 
 def _suit_melds(suit: int, pattern: int, key: _MeldKey) -> tuple[MeldOption, ...]:
@@ -378,7 +379,7 @@ def find_melds(mask: int, jokers: int, rules: Rules) -> list[MeldOption]:
 
 
 TakeOption = tuple[tuple[int, ...], int | None]
-_TAKES: dict[tuple[int, int, int, int, bool], tuple[TakeOption, ...]] = {}
+_TAKES: Final[dict[tuple[int, int, int, int, bool], tuple[TakeOption, ...]]] = {}
 
 
 def find_takes(mask: int, jokers: int, card: int, rules: Rules) -> list[TakeOption]:

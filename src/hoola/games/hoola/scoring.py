@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Final
 
 from hoola.core.cards import SEVEN, bits
 from hoola.games.hoola.rules import Rules
@@ -22,12 +23,12 @@ __all__ = [
     "settle",
 ]
 
-END_KINDS = ("sopang", "daepang", "knock", "out", "hoola", "sevens", "stock")
-SEVEN_BITS = sum(1 << (s * 13 + SEVEN) for s in range(4))
+END_KINDS: Final = ("sopang", "daepang", "knock", "out", "hoola", "sevens", "stock")
+SEVEN_BITS: Final = sum(1 << (s * 13 + SEVEN) for s in range(4))
 
 
-QUADS = tuple(sum(1 << (s * 13 + rank) for s in range(4)) for rank in range(13))
-_TABLES: dict[tuple[int, str], tuple[int, ...]] = {}
+QUADS: Final = tuple(sum(1 << (s * 13 + rank) for s in range(4)) for rank in range(13))
+_TABLES: Final[dict[tuple[int, str], tuple[int, ...]]] = {}
 
 
 def _points(mask: int, seven: int, rules: Rules) -> int:
@@ -133,7 +134,7 @@ class Settlement:
     notes: tuple[str, ...] = field(default=())
 
 
-_SMALL = tuple(Fraction(i) for i in range(-64, 65))
+_SMALL: Final = tuple(Fraction(i) for i in range(-64, 65))
 
 
 def _exact(x: int | Fraction) -> Fraction:

@@ -20,7 +20,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from hoola.core.cards import JOKER, SEVEN, cards_of, format_card, format_cards
 from hoola.core.chance import shuffle
@@ -81,23 +81,23 @@ from hoola.games.hoola.views import View
 
 __all__ = ["DealState"]
 
-PLAYING = 5  # players in a deal of six or seven
+PLAYING: Final = 5  # players in a deal of six or seven
 
 # Actions are immutable values, so the common ones are built once (legal_actions is the hot path).
-_DRAW = tuple(Draw(p) for p in range(MAX_PLAYERS))
-_KNOCK = tuple(Knock(p) for p in range(MAX_PLAYERS))
-_BLAST = tuple(Blast(p) for p in range(MAX_PLAYERS))
-_SEVENS = tuple(Sevens(p) for p in range(MAX_PLAYERS))
-_DISCARD = tuple(tuple(Discard(p, c) for c in range(JOKER + 1)) for p in range(MAX_PLAYERS))
+_DRAW: Final = tuple(Draw(p) for p in range(MAX_PLAYERS))
+_KNOCK: Final = tuple(Knock(p) for p in range(MAX_PLAYERS))
+_BLAST: Final = tuple(Blast(p) for p in range(MAX_PLAYERS))
+_SEVENS: Final = tuple(Sevens(p) for p in range(MAX_PLAYERS))
+_DISCARD: Final = tuple(tuple(Discard(p, c) for c in range(JOKER + 1)) for p in range(MAX_PLAYERS))
 # A draw's record (the card drawn named): one value per seat and card, shared by every history.
-_DRAWN = tuple(tuple(Draw(p, c) for c in range(JOKER + 1)) for p in range(MAX_PLAYERS))
+_DRAWN: Final = tuple(tuple(Draw(p, c) for c in range(JOKER + 1)) for p in range(MAX_PLAYERS))
 # The kinds whose check plans nothing: listed, they are applied without checking again.
-_PLAIN = frozenset((Draw, Discard, Knock, Blast, Sevens, Play, Drop))
+_PLAIN: Final = frozenset((Draw, Discard, Knock, Blast, Sevens, Play, Drop))
 _new_view = tuple.__new__
-_MELDS: dict[tuple[int, tuple[int, ...], int | None], NewMeld] = {}
-_TAKES: dict[tuple[int, int, tuple[int, ...], int | None], Take] = {}
-_ADDS: dict[tuple[int, int, int | None, int | None], Add] = {}
-_KNOCK_LIMITS: dict[tuple[object, int], int] = {}
+_MELDS: Final[dict[tuple[int, tuple[int, ...], int | None], NewMeld]] = {}
+_TAKES: Final[dict[tuple[int, int, tuple[int, ...], int | None], Take]] = {}
+_ADDS: Final[dict[tuple[int, int, int | None, int | None], Add]] = {}
+_KNOCK_LIMITS: Final[dict[tuple[object, int], int]] = {}
 
 
 def _new_meld_action(p: int, cards: tuple[int, ...], joker_as: int | None) -> NewMeld:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from hoola.core.cards import format_card, format_cards
 from hoola.games.hoola.actions import Action, Draw, Knock, Take
@@ -19,9 +19,9 @@ __all__ = ["agree", "describe_end", "describe_race", "describe_settlement", "des
            "knocker_of", "stakes"]
 
 # Verbs whose third person is not simply the verb with an "s".
-_THIRD_PERSON = {"go": "goes", "have": "has", "do": "does", "be": "is"}
+_THIRD_PERSON: Final = {"go": "goes", "have": "has", "do": "does", "be": "is"}
 
-END_NAMES = {
+END_NAMES: Final = {
     "sopang": "a minor blast (sopang)",
     "daepang": "a major blast (daepang)",
     "knock": "a knock",

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from hoola.core.errors import RulesError
 from hoola.core.game import OptionInfo, Player, PresetInfo
@@ -166,4 +166,4 @@ def _rules(rules: Any) -> Rules:
     return rules
 
 
-GAME = KalookieGame()
+GAME: Final = KalookieGame()

@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
-from typing import Any
+from typing import Any, Final
 
 from hoola.core.errors import RecordError
 from hoola.core.records import format_number
 
 __all__ = ["format_number", "read_number"]
 
-LIMIT = 10**12  # no stake, payment or total of a real game comes near
-_DECIMAL = re.compile(r"-?\d{1,13}(\.\d{1,12})?")
-_FRACTION = re.compile(r"-?\d{1,13}/\d{1,13}")
+LIMIT: Final = 10**12  # no stake, payment or total of a real game comes near
+_DECIMAL: Final = re.compile(r"-?\d{1,13}(\.\d{1,12})?")
+_FRACTION: Final = re.compile(r"-?\d{1,13}/\d{1,13}")
 
 
 def read_number(value: Any, where: str) -> Fraction:

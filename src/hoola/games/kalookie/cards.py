@@ -15,6 +15,7 @@ identical cards of the packs are interchangeable.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Final
 
 from hoola.core.cards import JOKER, format_card, parse_card
 from hoola.core.errors import NotationError
@@ -33,7 +34,7 @@ __all__ = [
     "parse_tokens",
 ]
 
-NAMED = 64  # a joker standing for card c is the token NAMED + c
+NAMED: Final = 64  # a joker standing for card c is the token NAMED + c
 
 
 def named_joker(face: int) -> int:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Final
 
 from hoola.core.cards import pack
 from hoola.core.chance import shuffle
@@ -40,8 +41,8 @@ from hoola.games.kalookie.views import View
 __all__ = ["LEAN", "RECENT", "determinize", "held_cards", "leanings", "state_from_view",
            "unseen_cards"]
 
-LEAN = {"rank": 0.25, "near": 0.55}  # weights of a card related to a recent discard
-RECENT = 3  # a seat's discards in its last this many turns tell about its hand
+LEAN: Final = {"rank": 0.25, "near": 0.55}  # weights of a card related to a recent discard
+RECENT: Final = 3  # a seat's discards in its last this many turns tell about its hand
 
 
 def unseen_cards(view: View) -> list[int]:

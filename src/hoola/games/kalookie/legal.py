@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
+from typing import Final
 
 from hoola.core.cards import make_card
 from hoola.games.kalookie.actions import Action, Add, NewMeld, Swap
@@ -19,7 +20,7 @@ from hoola.games.kalookie.rules import Rules
 
 __all__ = ["build_tokens", "lay_options", "swap_cards"]
 
-MAX_LISTED_JOKERS = 2
+MAX_LISTED_JOKERS: Final = 2
 
 
 def lay_options(counts: Sequence[int], loose: int, melds: Sequence[Meld], rules: Rules, p: int,

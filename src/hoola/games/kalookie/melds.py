@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Final
 
 from hoola.core.cards import format_card, make_card
 from hoola.core.errors import IllegalActionError
@@ -39,7 +40,7 @@ __all__ = [
     "token_value",
 ]
 
-JOKER_SET_VALUE = 15  # each joker of a set of jokers (Scarne)
+JOKER_SET_VALUE: Final = 15  # each joker of a set of jokers (Scarne)
 
 
 @dataclass(frozen=True, slots=True)

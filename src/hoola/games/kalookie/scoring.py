@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Final
 
 from hoola.games.kalookie.rules import Rules
 
 __all__ = ["END_KINDS", "Settlement", "hand_penalty", "settle", "void"]
 
-END_KINDS = ("call-up", "kalookie", "void")
+END_KINDS: Final = ("call-up", "kalookie", "void")
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
+from typing import Final
 
 from hoola.core.cards import JOKER, make_card
 from hoola.games.kalookie.melds import (
@@ -39,7 +40,7 @@ from hoola.games.kalookie.rules import Rules
 
 __all__ = ["UNLIMITED", "Goal", "Slot", "can_finish"]
 
-UNLIMITED = 99
+UNLIMITED: Final = 99
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +101,7 @@ def _tables(rules: Rules) -> _Tables:
 
 
 # The run positions of a suit that the hand holds, by the suit's 26 bits of the search's code.
-_HAVE: dict[tuple[int, int], list[bool]] = {}
+_HAVE: Final[dict[tuple[int, int], list[bool]]] = {}
 
 
 class _Search:

@@ -19,7 +19,7 @@ from fractions import Fraction
 from hoola.core.cards import JOKER
 from hoola.core.chance import shuffle
 from hoola.games.hoola.deal import Deal
-from hoola.games.hoola.state import DealState
+from hoola.games.hoola.state import DealState, Switches
 from hoola.games.hoola.views import View
 
 __all__ = ["determinize", "state_from_view", "unseen_cards"]
@@ -56,6 +56,7 @@ def state_from_view(view: View, hands: Sequence[Sequence[int]], stock: Sequence[
         raise ValueError("the guess does not fit the view's hand sizes and stock")
     s = DealState.__new__(DealState)
     s.rules = view.rules
+    s._on = Switches(view.rules)
     s.names = view.names
     s.n = len(view.names)
     upcard = view.discards[0] if view.discards else JOKER

@@ -140,6 +140,25 @@ def _seat(player: object, n: int, what: str) -> int:
     return check_seat(player, n, what)
 
 
+class Switches:
+    """The rules' switches that every decision reads, as plain attributes of a compiled class:
+    ``Rules`` stays a Python class (docs/compiled.md), whose fields compiled code reads by a
+    generic attribute lookup, several times a decision."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.claims_open = rules.claims != "next-only"
+        self.four_sevens = rules.four_sevens
+        self.joker_as_seven = rules.joker_as_seven
+        self.knocks = rules.knocks
+        self.dealer_knocks = rules.knock_rule == "dealer-one-card"
+        self.blasts = rules.blasts
+        self.grouping_sevens = rules.grouping_sevens
+        self.lay_off_needs_own_meld = rules.lay_off_needs_own_meld
+        self.claim_purposes = rules.claim_for_blast_or_sevens
+        # Rules under which a move may be refused for how it leaves the hand (going out).
+        self.out_rules = rules.discard_to_go_out or rules.hoola_only_out or rules.glenn_melds
+
+
 def _illegal(message: str, code: str) -> IllegalActionError:
     return IllegalActionError(message, code)
 
@@ -169,8 +188,8 @@ class DealState(Verbs):
 
     # A ClassVar, so that copy() can still read it when mypyc compiles the class.
     __slots__: ClassVar[tuple[str, ...]] = (
-        "_cache", "_public", "_sizes", "chose", "claimable", "compensation", "current", "deal",
-        "dealer",
+        "_cache", "_on", "_public", "_sizes", "chose", "claimable", "compensation", "current",
+        "deal", "dealer",
         "discarder", "discards", "drawn", "forced_out", "had_turn", "hands", "history",
         "hoola_turn", "in_deal", "jokers", "last_draw", "melded", "n", "names", "next_meld_id",
         "own_meld", "phase", "result", "rng", "rules", "sevens_laid", "stake", "stock",
@@ -193,6 +212,7 @@ class DealState(Verbs):
             raise _illegal(f"dealer seat {dealer!r} is not at the table (seats are 0 to {n - 1})",
                            "bad-deal")
         self.rules = rules
+        self._on = Switches(rules)
         self.names = names
         self.n = n
         self.deal = deal
@@ -290,9 +310,9 @@ class DealState(Verbs):
         if self.phase == "choose":
             return frozenset((self.current,))
         current = self.current
-        if self.claimable and self.rules.claims != "next-only":
+        if self.claimable and self._on.claims_open:
             return frozenset(p for p in range(self.n) if p == current or self._may_claim(p))
-        if not self.rules.four_sevens:
+        if not self._on.four_sevens:
             return frozenset((current,))
         return frozenset(p for p in range(self.n) if p == current or (
             (self.hands[p] & SEVEN_BITS).bit_count() >= 3 and self._may_show_sevens(p)))
@@ -328,10 +348,11 @@ class DealState(Verbs):
             return []
         acts: list[Action] = []
         mask, jokers = self.hands[p], self.jokers[p]
+        on = self._on
         if p == self.current and not self.drawn:
-            if rules.knocks and self._may_knock(p):
+            if on.knocks and self._may_knock(p):
                 acts.append(_KNOCK[p])
-            if rules.blasts and not self.melded[p] and self._hand_size(p) == HAND_SIZE \
+            if on.blasts and not self.melded[p] and self._hand_size(p) == HAND_SIZE \
                     and blast_kind(mask, jokers, rules) is not None:
                 acts.append(_BLAST[p])
             if self._may_show_sevens(p):
@@ -346,9 +367,9 @@ class DealState(Verbs):
         if p == self.current:
             acts.extend([_new_meld_action(p, cards, joker_as)
                          for cards, joker_as in find_melds(mask, jokers, rules)])
-            if rules.grouping_sevens:
+            if on.grouping_sevens:
                 acts.extend(self._grouping_options(p))
-            if self.own_meld[p] or not rules.lay_off_needs_own_meld:
+            if self.own_meld[p] or not on.lay_off_needs_own_meld:
                 for card, meld_id, joker_as in find_adds(mask, jokers, self.table, rules):
                     acts.append(_add_action(p, card, self._target_card(meld_id, card, joker_as),
                                             joker_as))
@@ -374,18 +395,16 @@ class DealState(Verbs):
         whether their legal list is not empty, without building it where the rules allow."""
         if not self.in_deal[p]:
             return False
-        rules = self.rules
-        if p in self._cache or rules.claim_for_blast_or_sevens or rules.discard_to_go_out \
-                or rules.hoola_only_out or rules.glenn_melds:
+        on = self._on
+        if p in self._cache or on.claim_purposes or on.out_rules:
             return bool(self._legal_cached(p))
         # Under the other rules a claimant's list is four sevens to show and the ways to take.
         card = self._takeable_card(p)
-        return (card is not None and may_take(self.hands[p], self.jokers[p], card, rules)) \
+        return (card is not None and may_take(self.hands[p], self.jokers[p], card, self.rules)) \
             or self._may_show_sevens(p)
 
     def _fit_out_rules(self, p: int, acts: list[Action]) -> list[Action]:
-        rules = self.rules
-        if not (rules.discard_to_go_out or rules.hoola_only_out or rules.glenn_melds):
+        if not self._on.out_rules:
             return acts
         return [a for a in acts if self._check_or_none(a) is None]
 
@@ -397,7 +416,7 @@ class DealState(Verbs):
         return None
 
     def _claim_purposes(self, p: int, card: int) -> list[Action]:
-        if not self.rules.claim_for_blast_or_sevens:
+        if not self._on.claim_purposes:
             return []
         return [a for a in (Take(p, card, purpose="blast"), Take(p, card, purpose="sevens"))
                 if self._check_or_none(a) is None]
@@ -726,9 +745,9 @@ class DealState(Verbs):
 
     def _may_knock(self, p: int) -> bool:
         """The knock condition alone (the caller knows it is the start of p's turn)."""
-        rules = self.rules
-        if rules.knock_rule == "dealer-one-card":
+        if self._on.dealer_knocks:
             return p == self.dealer and self._hand_size(p) == 1
+        rules = self.rules
         return hand_points(self.hands[p], self.jokers[p], rules, True) \
             <= _knock_limit(rules, sum(self.in_deal))
 
@@ -771,10 +790,10 @@ class DealState(Verbs):
 
     def _holds_four_sevens(self, p: int, mask: int, jokers: int) -> bool:
         sevens = (mask & SEVEN_BITS).bit_count()
-        return sevens == 4 or (self.rules.joker_as_seven and sevens == 3 and jokers > 0)
+        return sevens == 4 or (self._on.joker_as_seven and sevens == 3 and jokers > 0)
 
     def _may_show_sevens(self, p: int) -> bool:
-        return self.rules.four_sevens and self._holds_four_sevens(
+        return self._on.four_sevens and self._holds_four_sevens(
             p, self.hands[p], self.jokers[p]) and self._sevens_problem(p) is None
 
     def _sevens_problem(self, p: int) -> IllegalActionError | None:

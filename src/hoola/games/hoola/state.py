@@ -91,6 +91,8 @@ _SEVENS: Final = tuple(Sevens(p) for p in range(MAX_PLAYERS))
 _DISCARD: Final = tuple(tuple(Discard(p, c) for c in range(JOKER + 1)) for p in range(MAX_PLAYERS))
 # A draw's record (the card drawn named): one value per seat and card, shared by every history.
 _DRAWN: Final = tuple(tuple(Draw(p, c) for c in range(JOKER + 1)) for p in range(MAX_PLAYERS))
+# The one seat that may act, most of the time.
+_ALONE: Final = tuple(frozenset((p,)) for p in range(MAX_PLAYERS))
 # The kinds whose check plans nothing: listed, they are applied without checking again.
 _PLAIN: Final = frozenset((Draw, Discard, Knock, Blast, Sevens, Play, Drop))
 _new_view = tuple.__new__
@@ -307,15 +309,20 @@ class DealState(Verbs):
         """The seats that may act now: the player whose turn it is and any eligible claimant."""
         if self.phase == "over":
             return frozenset()
-        if self.phase == "choose":
-            return frozenset((self.current,))
         current = self.current
+        if self.phase == "choose":
+            return _ALONE[current]
         if self.claimable and self._on.claims_open:
             return frozenset(p for p in range(self.n) if p == current or self._may_claim(p))
         if not self._on.four_sevens:
-            return frozenset((current,))
-        return frozenset(p for p in range(self.n) if p == current or (
-            (self.hands[p] & SEVEN_BITS).bit_count() >= 3 and self._may_show_sevens(p)))
+            return _ALONE[current]
+        hands = self.hands
+        for p in range(self.n):  # four sevens may be shown out of turn: rarely anyone can
+            if p != current and (hands[p] & SEVEN_BITS).bit_count() >= 3 \
+                    and self._may_show_sevens(p):
+                return frozenset(q for q in range(self.n) if q == current or (
+                    (hands[q] & SEVEN_BITS).bit_count() >= 3 and self._may_show_sevens(q)))
+        return _ALONE[current]
 
     def legal_actions(self, player: object) -> list[Action]:
         """Every action ``player`` may take now (empty when they may not act).

@@ -313,7 +313,7 @@ class DealState(Verbs):
         if self.phase == "choose":
             return _ALONE[current]
         if self.claimable and self._on.claims_open:
-            return frozenset(p for p in range(self.n) if p == current or self._may_claim(p))
+            return self._claim_window_actors(current)
         if not self._on.four_sevens:
             return _ALONE[current]
         hands = self.hands
@@ -397,18 +397,29 @@ class DealState(Verbs):
             acts.extend(self._claim_purposes(p, card))
         return self._fit_out_rules(p, acts)
 
-    def _may_claim(self, p: int) -> bool:
-        """Whether ``p`` (not the player whose turn it is) may act in the open claim window:
-        whether their legal list is not empty, without building it where the rules allow."""
-        if not self.in_deal[p]:
-            return False
-        on = self._on
-        if p in self._cache or on.claim_purposes or on.out_rules:
-            return bool(self._legal_cached(p))
-        # Under the other rules a claimant's list is four sevens to show and the ways to take.
-        card = self._takeable_card(p)
-        return (card is not None and may_take(self.hands[p], self.jokers[p], card, self.rules)) \
-            or self._may_show_sevens(p)
+    def _claim_window_actors(self, current: int) -> frozenset[int]:
+        """Who may act in an open claim window: ``current`` and every other seat in the deal whose
+        legal list is not empty, found without building it where the rules allow."""
+        in_deal, cache = self.in_deal, self._cache
+        if self._on.claim_purposes or self._on.out_rules:
+            return frozenset(p for p in range(self.n) if p == current or (
+                in_deal[p] and bool(self._legal_cached(p))))
+        # Under the other rules a claimant's list is four sevens to show and the ways to take
+        # the discard (anyone's but its discarder's), worked out once for the window.
+        card, discarder, rules = self.discards[-1], self.discarder, self.rules
+        hands, jokers = self.hands, self.jokers
+        seats = [current]
+        for p in range(self.n):
+            if p == current or not in_deal[p]:
+                continue
+            listed = cache.get(p)
+            if listed is not None:
+                if listed:
+                    seats.append(p)
+            elif (p != discarder and may_take(hands[p], jokers[p], card, rules)) or (
+                    (hands[p] & SEVEN_BITS).bit_count() >= 3 and self._may_show_sevens(p)):
+                seats.append(p)
+        return _ALONE[current] if len(seats) == 1 else frozenset(seats)
 
     def _fit_out_rules(self, p: int, acts: list[Action]) -> list[Action]:
         if not self._on.out_rules:

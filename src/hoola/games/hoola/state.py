@@ -317,12 +317,10 @@ class DealState(Verbs):
         if not self._on.four_sevens:
             return _ALONE[current]
         hands = self.hands
-        for p in range(self.n):  # four sevens may be shown out of turn: rarely anyone can
-            if p != current and (hands[p] & SEVEN_BITS).bit_count() >= 3 \
-                    and self._may_show_sevens(p):
-                return frozenset(q for q in range(self.n) if q == current or (
-                    (hands[q] & SEVEN_BITS).bit_count() >= 3 and self._may_show_sevens(q)))
-        return _ALONE[current]
+        # Four sevens may be shown out of turn, by a seat holding three sevens at least: rarely.
+        showing = [p for p in range(self.n) if p != current
+                   and (hands[p] & SEVEN_BITS).bit_count() >= 3 and self._may_show_sevens(p)]
+        return frozenset((current, *showing)) if showing else _ALONE[current]
 
     def legal_actions(self, player: object) -> list[Action]:
         """Every action ``player`` may take now (empty when they may not act).

@@ -19,6 +19,7 @@ from hoola.games.hoola.melds import (
     find_melds,
     find_takes,
     is_killed,
+    may_take,
     new_meld,
 )
 from hoola.games.hoola.rules import Rules
@@ -473,6 +474,29 @@ def test_find_takes_examples() -> None:
     assert takes("Ac 2c", "Kc") == {"Ac 2c"}
     assert takes("Ac 2c", "Kc", NO_WRAP) == set()
     assert find_takes(card_mask(parse_cards("8c 9c")), 2, JOKER, JOKERS) == []
+
+
+@pytest.mark.parametrize("rules", [PAGAT, NO_WRAP], ids=["wrap", "no-wrap"])
+def test_may_take_is_whether_find_takes_finds_any(rules: Rules) -> None:
+    # Every hand that matters to a card: its rank in the other suits, and its suit's ranks two
+    # below to two above (cyclically), with no joker, one or two.
+    checked = 0
+    for card in range(52):
+        rank, suit = card % 13, card // 13
+        for near in range(16):
+            for column in range(16):
+                mask = sum(1 << (suit * 13 + (rank + d) % 13)
+                           for i, d in enumerate((-2, -1, 1, 2)) if (near >> i) & 1)
+                mask |= sum(1 << (s * 13 + rank) for s in range(4) if s != suit
+                            and (column >> s) & 1)
+                for jokers in (0, 1, 2):
+                    want = bool(find_takes(mask, jokers, card, rules))
+                    assert may_take(mask, jokers, card, rules) == want, (
+                        format_cards(sorted(c for c in range(52) if (mask >> c) & 1)),
+                        format_cards([card]), jokers)
+                    checked += 1
+    assert checked == 52 * 16 * 16 * 3
+    assert not may_take(card_mask(parse_cards("8c 9c")), 2, JOKER, PAGAT)
 
 
 def _brute_adds(hand: list[int], table: list[Meld], rules: Rules) -> set[tuple[int, int, tuple[

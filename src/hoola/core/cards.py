@@ -12,8 +12,8 @@ A natural card is ``suit * 13 + rank`` with ranks ``A 2 .. K`` as 0..12 and suit
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, Final
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, Final, Generic, TypeVar
 
 from hoola.core.errors import NotationError
 
@@ -23,6 +23,7 @@ __all__ = [
     "PIQUET_RANKS",
     "RANKS",
     "SUITS",
+    "BySuit",
     "as_card_tuple",
     "bits",
     "card_mask",
@@ -38,6 +39,8 @@ __all__ = [
     "sort_cards",
     "suit_of",
 ]
+
+T = TypeVar("T")
 
 RANKS: Final = "A23456789TJQK"
 SUITS: Final = "shdc"
@@ -113,20 +116,39 @@ def card_mask(cards: Iterable[int]) -> int:
     return m
 
 
-_SUIT_CARDS: Final[dict[int, tuple[int, ...]]] = {}
+class BySuit(Generic[T]):
+    """What a mask's cards make, suit by suit: ``make(suit, pattern)`` for one suit's 13-bit
+    pattern, worked out the first time and looked up by index after (hands repeat patterns)."""
+
+    __slots__ = ("make", "slots")
+
+    def __init__(self, make: Callable[[int, int], tuple[T, ...]]) -> None:
+        self.make = make
+        self.slots: list[tuple[T, ...] | None] = [None] * (4 << 13)
+
+    def add(self, mask: int, out: list[T]) -> None:
+        """Append what each suit of ``mask`` makes to ``out``, suit by suit."""
+        slots = self.slots
+        for suit in range(4):
+            pattern = (mask >> (suit * 13)) & 0x1FFF
+            if pattern:
+                got = slots[(suit << 13) | pattern]
+                if got is None:
+                    got = slots[(suit << 13) | pattern] = self.make(suit, pattern)
+                out.extend(got)
+
+
+def _suit_cards(suit: int, pattern: int) -> tuple[int, ...]:
+    return tuple(suit * 13 + r for r in range(13) if (pattern >> r) & 1)
+
+
+_CARDS: Final[BySuit[int]] = BySuit(_suit_cards)
 
 
 def cards_of(mask: int) -> list[int]:
     """The cards of a mask in canonical order, as a list (table lookups per suit: the hot path)."""
     out: list[int] = []
-    for base in (0, 13, 26, 39):
-        pattern = (mask >> base) & 0x1FFF
-        if pattern:
-            key = (base << 13) | pattern
-            cards = _SUIT_CARDS.get(key)
-            if cards is None:
-                cards = _SUIT_CARDS[key] = tuple(base + r for r in range(13) if (pattern >> r) & 1)
-            out.extend(cards)
+    _CARDS.add(mask, out)
     return out
 
 

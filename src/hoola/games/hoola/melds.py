@@ -13,13 +13,13 @@ runs, where an ace ends a run at either end). With ``wrap_runs`` positions are t
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from enum import IntEnum
 from itertools import combinations
-from typing import Final
+from typing import Final, Generic, TypeVar
 
-from hoola.core.cards import JOKER, SEVEN, format_card, format_cards, make_card
+from hoola.core.cards import JOKER, SEVEN, BySuit, format_card, format_cards, make_card
 from hoola.core.errors import IllegalActionError
 from hoola.games.hoola.rules import Rules
 
@@ -66,14 +66,19 @@ class Meld:
         return " ".join(_face_name(c, f) for c, f in zip(self.cards, self.faces, strict=True))
 
 
-def _face_name(card: int, face: int) -> str:
+def _face_name(card: int, face: int | None) -> str:
     if card != JOKER:
         return format_card(card)
-    return "JK" if face < 0 else f"JK={format_card(face)}"
+    return "JK" if face is None or face < 0 else f"JK={format_card(face)}"
 
 
 def _illegal(message: str, code: str) -> IllegalActionError:
     return IllegalActionError(message, code)
+
+
+def _cannot_add(card: int, joker_as: int | None, meld: Meld, why: str,
+                code: str) -> IllegalActionError:
+    return _illegal(f"cannot add {_face_name(card, joker_as)} on m{meld.id}: {why}", code)
 
 
 # -- runs ---------------------------------------------------------------------------------------
@@ -130,54 +135,55 @@ def new_meld(cards: Sequence[int], joker_as: int | None, rules: Rules, *, owner:
 
     Raises :class:`IllegalActionError` naming the rule when they are not one.
     """
-    text = format_cards(cards)
-    jokers = sum(1 for c in cards if c == JOKER)
+    # The cards' text is made only for an error (this runs for every meld laid).
     naturals = [c for c in cards if c != JOKER]
+    jokers = len(cards) - len(naturals)
     if len(set(naturals)) != len(naturals):
-        raise _illegal(f"cannot meld {text}: a card is named twice", "duplicate-card")
+        raise _illegal(f"cannot meld {format_cards(cards)}: a card is named twice",
+                       "duplicate-card")
     if jokers > 1:
-        raise _illegal(f"cannot meld {text}: at most one joker may be used in a meld",
-                       "two-jokers-in-meld")
+        raise _illegal(f"cannot meld {format_cards(cards)}: at most one joker may be used in a "
+                       "meld", "two-jokers-in-meld")
     if len(cards) == 1:
         if jokers:
             raise _illegal("cannot meld JK alone: a joker is never melded as a lone seven",
                            "lone-joker")
         if naturals[0] % 13 != SEVEN:
-            raise _illegal(f"cannot meld {text} alone: only a seven may be melded as a single card",
-                           "meld-too-short")
+            raise _illegal(f"cannot meld {format_cards(cards)} alone: only a seven may be melded "
+                           "as a single card", "meld-too-short")
         return Meld(meld_id, owner, MeldKind.SEVEN, tuple(cards), tuple(cards),
                     rank=SEVEN, suit=naturals[0] // 13)
     if len(cards) < 3:
-        raise _illegal(f"cannot meld {text}: a new meld is a set or run of three or more cards, or "
-                       "a lone seven", "meld-too-short")
+        raise _illegal(f"cannot meld {format_cards(cards)}: a new meld is a set or run of three or "
+                       "more cards, or a lone seven", "meld-too-short")
     if rules.glenn_melds and len(cards) > 4:
-        raise _illegal(f"cannot meld {text}: with Glenn's melds no meld holds more than four cards",
-                       "meld-too-long")
+        raise _illegal(f"cannot meld {format_cards(cards)}: with Glenn's melds no meld holds more "
+                       "than four cards", "meld-too-long")
     ranks = {c % 13 for c in naturals}
-    suits = {c // 13 for c in naturals}
     if len(ranks) == 1:
-        return _new_set(cards, naturals, joker_as, rules, owner, meld_id, text)
-    if len(suits) == 1:
-        return _new_run(cards, naturals, joker_as, rules, owner, meld_id, text)
-    raise _illegal(f"cannot meld {text}: the cards are neither of one rank nor of one suit",
-                   "not-a-meld")
+        return _new_set(cards, naturals, joker_as, rules, owner, meld_id)
+    if len({c // 13 for c in naturals}) == 1:
+        return _new_run(cards, naturals, ranks, joker_as, rules, owner, meld_id)
+    raise _illegal(f"cannot meld {format_cards(cards)}: the cards are neither of one rank nor of "
+                   "one suit", "not-a-meld")
 
 
 def _new_set(cards: Sequence[int], naturals: list[int], joker_as: int | None, rules: Rules,
-             owner: int, meld_id: int, text: str) -> Meld:
+             owner: int, meld_id: int) -> Meld:
     rank = naturals[0] % 13
     if len(cards) > 4:
-        raise _illegal(f"cannot meld {text}: a set has at most four cards", "set-too-long")
+        raise _illegal(f"cannot meld {format_cards(cards)}: a set has at most four cards",
+                       "set-too-long")
     if rank == SEVEN and len(cards) == 4 and not rules.seven_set_extend:
-        raise _illegal(f"cannot meld {text}: a set of sevens takes no fourth seven (meld it alone)",
-                       "seven-set-closed")
+        raise _illegal(f"cannot meld {format_cards(cards)}: a set of sevens takes no fourth "
+                       "seven (meld it alone)", "seven-set-closed")
     faces = list(cards)
     if JOKER in cards:
         face = -1
         if joker_as is not None:
             if joker_as % 13 != rank or joker_as in naturals:
-                raise _illegal(f"cannot meld {text}: the joker must stand for a missing card of "
-                               "the set's rank", "bad-joker-card")
+                raise _illegal(f"cannot meld {format_cards(cards)}: the joker must stand for a "
+                               "missing card of the set's rank", "bad-joker-card")
             face = joker_as
         faces[list(cards).index(JOKER)] = face
     ordered = sorted(range(len(cards)), key=lambda i: (cards[i] == JOKER, cards[i]))
@@ -185,27 +191,26 @@ def _new_set(cards: Sequence[int], naturals: list[int], joker_as: int | None, ru
                 tuple(faces[i] for i in ordered), rank=rank)
 
 
-def _new_run(cards: Sequence[int], naturals: list[int], joker_as: int | None, rules: Rules,
-             owner: int, meld_id: int, text: str) -> Meld:
+def _new_run(cards: Sequence[int], naturals: list[int], ranks: set[int], joker_as: int | None,
+             rules: Rules, owner: int, meld_id: int) -> Meld:
     suit = naturals[0] // 13
-    ranks = {c % 13 for c in naturals}
     if JOKER in cards:
         if joker_as is None:
             fits = [r for r in range(13) if r not in ranks and _run_start(ranks | {r}, rules)
                     is not None]
             if len(fits) != 1:
-                raise _illegal(f"cannot meld {text}: name the card the joker stands for "
-                               "(such as JK=8h)", "joker-unnamed")
+                raise _illegal(f"cannot meld {format_cards(cards)}: name the card the joker "
+                               "stands for (such as JK=8h)", "joker-unnamed")
             joker_as = make_card(fits[0], suit)
         if joker_as // 13 != suit or joker_as % 13 in ranks:
-            raise _illegal(f"cannot meld {text}: the joker must stand for a missing card of the "
-                           "run's suit", "bad-joker-card")
+            raise _illegal(f"cannot meld {format_cards(cards)}: the joker must stand for a "
+                           "missing card of the run's suit", "bad-joker-card")
         ranks = ranks | {joker_as % 13}
     start = _run_start(ranks, rules)
     if start is None:
         why = " (runs do not turn the corner here)" if not rules.wrap_runs else ""
-        raise _illegal(f"cannot meld {text}: the cards are not consecutive in their suit{why}",
-                       "not-a-run")
+        raise _illegal(f"cannot meld {format_cards(cards)}: the cards are not consecutive in "
+                       f"their suit{why}", "not-a-run")
     faces = [joker_as if c == JOKER else c for c in cards]
     order = _run_faces_order([f if f is not None else 0 for f in faces], start)
     return Meld(meld_id, owner, MeldKind.RUN, tuple(cards[i] for i in order),
@@ -217,23 +222,21 @@ def _new_run(cards: Sequence[int], naturals: list[int], joker_as: int | None, ru
 
 def extend_meld(meld: Meld, card: int, joker_as: int | None, rules: Rules) -> Meld:
     """The meld with ``card`` added (a joker standing for ``joker_as``), or an error."""
-    name = _face_name(card, -1 if joker_as is None else joker_as)
     if card == JOKER and meld.has_joker:
         raise _illegal(f"cannot add JK on m{meld.id}: a meld holds at most one joker",
                        "two-jokers-in-meld")
     if meld.kind == MeldKind.SET:
         if len(meld.cards) >= 4 or (rules.glenn_melds and len(meld.cards) >= 4):
-            raise _illegal(f"cannot add {name} on m{meld.id}: the set already has four cards",
-                           "meld-full")
+            raise _cannot_add(card, joker_as, meld, "the set already has four cards", "meld-full")
         if meld.rank == SEVEN and not rules.seven_set_extend:
-            raise _illegal(f"cannot add {name} on m{meld.id}: a set of sevens takes no fourth "
-                           "seven (meld it alone)", "seven-set-closed")
+            raise _cannot_add(card, joker_as, meld, "a set of sevens takes no fourth seven (meld "
+                              "it alone)", "seven-set-closed")
         taken = {f // 13 for f in meld.faces if f >= 0}
         face = card if card != JOKER else (-1 if joker_as is None else joker_as)
         if face >= 0 and (face % 13 != meld.rank or face // 13 in taken):
-            raise _illegal(f"cannot add {name} on m{meld.id}: a set takes only a missing card of "
-                           "its rank", "does-not-fit")
-        return replace(meld, cards=(*meld.cards, card), faces=(*meld.faces, face))
+            raise _cannot_add(card, joker_as, meld, "a set takes only a missing card of its rank",
+                              "does-not-fit")
+        return _grown(meld, (*meld.cards, card), (*meld.faces, face), meld.start)
     if meld.kind == MeldKind.SEVEN:
         suit = meld.suit
         allowed = {make_card(SEVEN - 1, suit): -1, make_card(SEVEN + 1, suit): 1}
@@ -243,8 +246,8 @@ def extend_meld(meld: Meld, card: int, joker_as: int | None, rules: Rules) -> Me
                            "joker-unnamed")
         face = named
         if face not in allowed:
-            raise _illegal(f"cannot add {name} on m{meld.id}: a lone seven takes only the 6 or 8 "
-                           "of its suit", "does-not-fit")
+            raise _cannot_add(card, joker_as, meld, "a lone seven takes only the 6 or 8 of its "
+                              "suit", "does-not-fit")
         below = allowed[face] < 0
         cards = (card, meld.cards[0]) if below else (meld.cards[0], card)
         faces = (face, meld.faces[0]) if below else (meld.faces[0], face)
@@ -265,14 +268,20 @@ def extend_meld(meld: Meld, card: int, joker_as: int | None, rules: Rules) -> Me
     else:
         face = card
     if face not in cards_at:
-        raise _illegal(f"cannot add {name} on m{meld.id}: a run takes only the next card of its "
-                       "suit at either end", "does-not-fit")
+        raise _cannot_add(card, joker_as, meld, "a run takes only the next card of its suit at "
+                          "either end", "does-not-fit")
     position = cards_at[face]
     n = len(meld.cards)
     if position == ((meld.start + n) % 13 if rules.wrap_runs else meld.start + n):
-        return replace(meld, cards=(*meld.cards, card), faces=(*meld.faces, face))
+        return _grown(meld, (*meld.cards, card), (*meld.faces, face), meld.start)
     start = position if not rules.wrap_runs else position % 13
-    return replace(meld, cards=(card, *meld.cards), faces=(face, *meld.faces), start=start)
+    return _grown(meld, (card, *meld.cards), (face, *meld.faces), start)
+
+
+def _grown(meld: Meld, cards: tuple[int, ...], faces: tuple[int, ...], start: int) -> Meld:
+    """``meld`` with new cards (``dataclasses.replace`` without its cost: this runs per add)."""
+    return Meld(meld.id, meld.owner, meld.kind, cards, faces, meld.rank, meld.suit, start,
+                meld.direction)
 
 
 def is_killed(meld: Meld, rules: Rules) -> bool:
@@ -291,16 +300,82 @@ def _column(mask: int, rank: int) -> int:
         | ((mask >> (rank + 36)) & 8)
 
 
-_MeldKey = tuple[bool, int, bool, int]
-_SUIT_MELDS: Final[dict[tuple[int, int, _MeldKey], tuple[MeldOption, ...]]] = {}
-_RANK_SETS: Final[dict[tuple[int, int, _MeldKey], tuple[MeldOption, ...]]] = {}
+MeldKey = tuple[bool, int, bool, int]
+T = TypeVar("T")
+
+# A hand's new melds come from slots: a suit's 13-bit pattern (its runs and lone sevens), and a
+# rank's held suits (its sets) at ``rank << 4 | column``. What a slot holds depends on it and the
+# rules' meld key alone, so it is worked out once and looked up by index after.
+SET_SLOTS: Final = 13 << 4
 
 
-def _suit_melds(suit: int, pattern: int, key: _MeldKey) -> tuple[MeldOption, ...]:
-    """Lone sevens and runs within one suit's 13-bit pattern (memoised: hands repeat patterns)."""
-    cached = _SUIT_MELDS.get((suit, pattern, key))
-    if cached is not None:
-        return cached
+def meld_key(rules: Rules, jokers: int) -> MeldKey:
+    """What new melds depend on besides the hand: wrapping runs, the longest meld, sevens'
+    sets of four, and whether a joker is held."""
+    return (rules.wrap_runs, 4 if rules.glenn_melds else 13, rules.seven_set_extend,
+            1 if jokers else 0)
+
+
+class MeldTable(Generic[T]):
+    """The new melds of every slot, each made into what the caller lists (``make``), filled in as
+    hands ask for them."""
+
+    __slots__ = ("key", "make", "runs", "sets")
+
+    def __init__(self, key: MeldKey, make: Callable[[MeldOption], T]) -> None:
+        self.key = key
+        self.make = make
+        self.runs: BySuit[T] = BySuit(self._runs)
+        self.sets: list[tuple[T, ...] | None] = [None] * SET_SLOTS
+
+    def _runs(self, suit: int, pattern: int) -> tuple[T, ...]:
+        return tuple(self.make(o) for o in _suit_melds(suit, pattern, self.key))
+
+    def melds(self, mask: int) -> list[T]:
+        """Every new meld a hand (``mask`` of naturals, with jokers if the key says so) holds."""
+        found: list[T] = []
+        self.runs.add(mask, found)
+        s0, s1, s2, s3 = mask & 0x1FFF, (mask >> 13) & 0x1FFF, (mask >> 26) & 0x1FFF, mask >> 39
+        if self.key[3]:
+            ranks = (s0 & (s1 | s2 | s3)) | (s1 & (s2 | s3)) | (s2 & s3)
+        else:
+            ranks = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
+        sets = self.sets
+        while ranks:
+            low = ranks & -ranks
+            rank = low.bit_length() - 1
+            ranks ^= low
+            slot = (rank << 4) | _column(mask, rank)
+            got = sets[slot]
+            if got is None:
+                got = sets[slot] = tuple(self.make(o) for o in _rank_sets(rank, slot & 15,
+                                                                          self.key))
+            found.extend(got)
+        return found
+
+
+# What _suit_melds and _rank_sets found, for every seat's table to share.
+_SUIT_MELDS: Final[dict[tuple[int, int, MeldKey], tuple[MeldOption, ...]]] = {}
+_RANK_SETS: Final[dict[tuple[int, int, MeldKey], tuple[MeldOption, ...]]] = {}
+
+
+def _suit_melds(suit: int, pattern: int, key: MeldKey) -> tuple[MeldOption, ...]:
+    """Lone sevens and runs within one suit's 13-bit pattern."""
+    found = _SUIT_MELDS.get((suit, pattern, key))
+    if found is None:
+        found = _SUIT_MELDS[(suit, pattern, key)] = tuple(_find_suit_melds(suit, pattern, key))
+    return found
+
+
+def _rank_sets(rank: int, column: int, key: MeldKey) -> tuple[MeldOption, ...]:
+    """The sets one rank's held suits (``column``, a bit per suit) make."""
+    found = _RANK_SETS.get((rank, column, key))
+    if found is None:
+        found = _RANK_SETS[(rank, column, key)] = tuple(_find_rank_sets(rank, column, key))
+    return found
+
+
+def _find_suit_melds(suit: int, pattern: int, key: MeldKey) -> list[MeldOption]:
     wrap, limit, _, jokers = key
     base = suit * 13
     found: list[MeldOption] = []
@@ -330,15 +405,10 @@ def _suit_melds(suit: int, pattern: int, key: _MeldKey) -> tuple[MeldOption, ...
                 for joker_at in ([missing] if missing >= 0 else positions if jokers else ()):
                     found.append((tuple(JOKER if q == joker_at else base + q % 13
                                         for q in positions), base + joker_at % 13))
-    result = _SUIT_MELDS[(suit, pattern, key)] = tuple(found)
-    return result
+    return found
 
 
-def _rank_sets(rank: int, column: int, key: _MeldKey) -> tuple[MeldOption, ...]:
-    """The sets one rank's held suits make (memoised)."""
-    cached = _RANK_SETS.get((rank, column, key))
-    if cached is not None:
-        return cached
+def _find_rank_sets(rank: int, column: int, key: MeldKey) -> list[MeldOption]:
     _, _, seven_set_extend, jokers = key
     held = [s * 13 + rank for s in range(4) if (column >> s) & 1]
     k = len(held)
@@ -349,8 +419,14 @@ def _rank_sets(rank: int, column: int, key: _MeldKey) -> tuple[MeldOption, ...]:
     if jokers:
         for size in range(2, min(k, top - 1) + 1):
             found.extend(((*combo, JOKER), None) for combo in combinations(held, size))
-    result = _RANK_SETS[(rank, column, key)] = tuple(found)
-    return result
+    return found
+
+
+def _same(option: MeldOption) -> MeldOption:
+    return option
+
+
+_OPTION_TABLES: Final[dict[MeldKey, MeldTable[MeldOption]]] = {}
 
 
 def find_melds(mask: int, jokers: int, rules: Rules) -> list[MeldOption]:
@@ -358,24 +434,11 @@ def find_melds(mask: int, jokers: int, rules: Rules) -> list[MeldOption]:
 
     Each is ``(cards, joker_as)`` with cards in meld order; sets with a joker leave it unnamed.
     """
-    key = (rules.wrap_runs, 4 if rules.glenn_melds else 13, rules.seven_set_extend,
-           1 if jokers else 0)
-    found: list[MeldOption] = []
-    for suit in range(4):
-        pattern = (mask >> (suit * 13)) & 0x1FFF
-        if pattern:
-            found.extend(_suit_melds(suit, pattern, key))
-    s0, s1, s2, s3 = mask & 0x1FFF, (mask >> 13) & 0x1FFF, (mask >> 26) & 0x1FFF, mask >> 39
-    if jokers:
-        ranks = (s0 & (s1 | s2 | s3)) | (s1 & (s2 | s3)) | (s2 & s3)
-    else:
-        ranks = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
-    while ranks:
-        low = ranks & -ranks
-        rank = low.bit_length() - 1
-        ranks ^= low
-        found.extend(_rank_sets(rank, _column(mask, rank), key))
-    return found
+    key = meld_key(rules, jokers)
+    table = _OPTION_TABLES.get(key)
+    if table is None:
+        table = _OPTION_TABLES[key] = MeldTable(key, _same)
+    return table.melds(mask)
 
 
 TakeOption = tuple[tuple[int, ...], int | None]
@@ -388,8 +451,25 @@ def find_takes(mask: int, jokers: int, card: int, rules: Rules) -> list[TakeOpti
 
 
 def may_take(mask: int, jokers: int, card: int, rules: Rules) -> bool:
-    """Whether the hand can take ``card`` into a new meld at all (a claim window's question)."""
-    return bool(_find_takes(mask, jokers, card, rules))
+    """Whether the hand can take ``card`` into a new meld at all (a claim window's question,
+    asked of every seat after every discard: answered by bit tests, ``bool(find_takes(...))``)."""
+    if card == JOKER:
+        return False
+    rank, suit = card % 13, card // 13
+    others = (_column(mask, rank) & ~(1 << suit)).bit_count()  # the rank in the other suits
+    if others >= 2 or (others and jokers):
+        return True
+    pattern = (mask >> (suit * 13)) & 0x1FFF
+    # The suit's ranks two below to two above the card, cyclically: bits 0 1 [card] 3 4.
+    near = ((pattern | (pattern << 13)) >> ((rank - 2) % 13)) & 0x1B
+    wrap = rules.wrap_runs
+    # A pair beside the card makes a run, but K A 2 only where runs wrap.
+    below = near & 0x3 if wrap or rank != 1 else 0
+    around = near & 0xA if wrap or rank != 0 else 0
+    above = near & 0x18 if wrap or rank != 12 else 0
+    if below == 0x3 or around == 0xA or above == 0x18:
+        return True
+    return bool(jokers) and bool(below or around or above)
 
 
 def _find_takes(mask: int, jokers: int, card: int, rules: Rules) -> tuple[TakeOption, ...]:
@@ -442,21 +522,21 @@ def _takes(mask: int, jokers: int, card: int, wrap: bool) -> list[TakeOption]:
 
 
 AddOption = tuple[int, int, int | None]
+AddTargets = tuple[tuple[AddOption, ...], int]
 
 
-def find_adds(mask: int, jokers: int, table: Sequence[Meld], rules: Rules) -> list[AddOption]:
-    """Every ``(card, meld_id, joker_as)`` the hand can add to the table's melds."""
+def add_targets(table: Sequence[Meld], rules: Rules) -> AddTargets:
+    """What any hand could add to the table's melds: every ``(card, meld_id, joker_as)`` in the
+    order :func:`find_adds` lists them (a joker as ``JOKER``), and the mask of the natural cards
+    among them. It depends on the table alone, so a caller may keep it while the table stands."""
     options: list[AddOption] = []
     for meld in table:
         if meld.kind == MeldKind.SET:
             if len(meld.cards) >= 4 or (meld.rank == SEVEN and not rules.seven_set_extend):
                 continue
             taken = {f // 13 for f in meld.faces if f >= 0}
-            for s in range(4):
-                c = s * 13 + meld.rank
-                if s not in taken and (mask >> c) & 1:
-                    options.append((c, meld.id, None))
-            if jokers and not meld.has_joker:
+            options.extend((s * 13 + meld.rank, meld.id, None) for s in range(4) if s not in taken)
+            if not meld.has_joker:
                 options.append((JOKER, meld.id, None))
             continue
         if meld.kind == MeldKind.SEVEN:
@@ -466,11 +546,29 @@ def find_adds(mask: int, jokers: int, table: Sequence[Meld], rules: Rules) -> li
                 continue
             targets = sorted({_position_card(p, meld.suit) for p in _end_positions(meld, rules)})
         for c in targets:
-            if (mask >> c) & 1:
-                options.append((c, meld.id, None))
-            if jokers and not meld.has_joker:
+            options.append((c, meld.id, None))
+            if not meld.has_joker:
                 options.append((JOKER, meld.id, c))
-    return options
+    mask = 0
+    for c, _, _ in options:
+        if c != JOKER:
+            mask |= 1 << c
+    return tuple(options), mask
+
+
+def adds_from(targets: AddTargets, mask: int, jokers: int) -> list[AddOption]:
+    """The options of :func:`add_targets` a hand (``mask`` of naturals, ``jokers``) can play."""
+    options, natural = targets
+    if jokers:
+        return [o for o in options if o[0] == JOKER or (mask >> o[0]) & 1]
+    if not mask & natural:
+        return []
+    return [o for o in options if o[0] != JOKER and (mask >> o[0]) & 1]
+
+
+def find_adds(mask: int, jokers: int, table: Sequence[Meld], rules: Rules) -> list[AddOption]:
+    """Every ``(card, meld_id, joker_as)`` the hand can add to the table's melds."""
+    return adds_from(add_targets(table, rules), mask, jokers)
 
 
 def iter_units(mask: int, rules: Rules) -> Iterator[tuple[int, ...]]:

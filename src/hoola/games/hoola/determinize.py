@@ -92,5 +92,6 @@ def state_from_view(view: View, hands: Sequence[Sequence[int]], stock: Sequence[
     s.stock_after_drops = None
     s._cache = {}
     s._sizes = None
+    s._adds = None
     s.phase = view.phase
     return s

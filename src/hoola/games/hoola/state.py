@@ -20,9 +20,10 @@ import random
 from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
+from functools import partial
 from typing import Any, ClassVar, Final
 
-from hoola.core.cards import JOKER, SEVEN, cards_of, format_card, format_cards
+from hoola.core.cards import JOKER, SEVEN, BySuit, cards_of, format_card, format_cards
 from hoola.core.chance import shuffle
 from hoola.core.errors import HoolaError, IllegalActionError, OutOfTurnError, RulesError
 from hoola.core.game import Outcome
@@ -55,15 +56,21 @@ from hoola.games.hoola.inputs import (
     check_stake,
 )
 from hoola.games.hoola.melds import (
+    AddOption,
+    AddTargets,
     Meld,
+    MeldKey,
     MeldKind,
+    MeldOption,
+    MeldTable,
+    add_targets,
+    adds_from,
     count_units,
     extend_meld,
-    find_adds,
-    find_melds,
     find_takes,
     is_killed,
     may_take,
+    meld_key,
     new_meld,
 )
 from hoola.games.hoola.rules import Rules
@@ -100,6 +107,8 @@ _MELDS: Final[dict[tuple[int, tuple[int, ...], int | None], NewMeld]] = {}
 _TAKES: Final[dict[tuple[int, int, tuple[int, ...], int | None], Take]] = {}
 _ADDS: Final[dict[tuple[int, int, int | None, int | None], Add]] = {}
 _KNOCK_LIMITS: Final[dict[tuple[object, int], int]] = {}
+# A table, what may be added to it, and the seats' add actions (DealState._add_targets).
+_AddsFor = tuple[tuple[Meld, ...], AddTargets, dict[tuple[int, AddOption], Add]]
 
 
 def _new_meld_action(p: int, cards: tuple[int, ...], joker_as: int | None) -> NewMeld:
@@ -108,6 +117,28 @@ def _new_meld_action(p: int, cards: tuple[int, ...], joker_as: int | None) -> Ne
     if action is None:
         action = _MELDS[key] = NewMeld(p, cards, joker_as)
     return action
+
+
+def _new_meld(p: int, option: MeldOption) -> NewMeld:
+    return _new_meld_action(p, option[0], option[1])
+
+
+# Seat p's new-meld actions by slot and meld key (melds.MeldTable).
+_MELD_TABLES: Final[dict[tuple[int, MeldKey], MeldTable[NewMeld]]] = {}
+# Seat p's discards of each suit's pattern of cards.
+_DISCARDS: Final[list[BySuit[Discard] | None]] = [None] * MAX_PLAYERS
+
+
+def _discards(p: int, mask: int) -> list[Discard]:
+    """Seat ``p``'s discards of the natural cards in ``mask``, in card order."""
+    table = _DISCARDS[p]
+    if table is None:
+        seat = _DISCARD[p]
+        table = _DISCARDS[p] = BySuit(lambda suit, pattern: tuple(
+            seat[suit * 13 + r] for r in range(13) if (pattern >> r) & 1))
+    found: list[Discard] = []
+    table.add(mask, found)
+    return found
 
 
 def _take_action(p: int, card: int, with_cards: tuple[int, ...], joker_as: int | None) -> Take:
@@ -159,6 +190,8 @@ class Switches:
         self.claim_purposes = rules.claim_for_blast_or_sevens
         # Rules under which a move may be refused for how it leaves the hand (going out).
         self.out_rules = rules.discard_to_go_out or rules.hoola_only_out or rules.glenn_melds
+        # Each seat's new-meld table without and with a joker, at [2 * seat + (1 if jokers)].
+        self.melds: list[MeldTable[NewMeld] | None] = [None] * (2 * MAX_PLAYERS)
 
 
 def _illegal(message: str, code: str) -> IllegalActionError:
@@ -190,8 +223,8 @@ class DealState(Verbs):
 
     # A ClassVar, so that copy() can still read it when mypyc compiles the class.
     __slots__: ClassVar[tuple[str, ...]] = (
-        "_cache", "_on", "_public", "_sizes", "chose", "claimable", "compensation", "current",
-        "deal", "dealer",
+        "_adds", "_cache", "_on", "_public", "_sizes", "chose", "claimable", "compensation",
+        "current", "deal", "dealer",
         "discarder", "discards", "drawn", "forced_out", "had_turn", "hands", "history",
         "hoola_turn", "in_deal", "jokers", "last_draw", "melded", "n", "names", "next_meld_id",
         "own_meld", "phase", "result", "rng", "rules", "sevens_laid", "stake", "stock",
@@ -251,6 +284,7 @@ class DealState(Verbs):
         self.stock_after_drops: tuple[int, ...] | None = None
         self._cache: dict[int, list[Action]] = {}
         self._sizes: tuple[int, ...] | None = None  # the hand sizes, once a view asked
+        self._adds: _AddsFor | None = None
         self.phase = "play"
         if n > PLAYING:
             self.phase = "choose"
@@ -316,11 +350,15 @@ class DealState(Verbs):
             return self._claim_window_actors(current)
         if not self._on.four_sevens:
             return _ALONE[current]
+        # Four sevens may be shown out of turn, by a seat holding three sevens at least: rarely
+        # (a plain loop, not a comprehension: this runs at nearly every decision).
         hands = self.hands
-        # Four sevens may be shown out of turn, by a seat holding three sevens at least: rarely.
-        showing = [p for p in range(self.n) if p != current
-                   and (hands[p] & SEVEN_BITS).bit_count() >= 3 and self._may_show_sevens(p)]
-        return frozenset((current, *showing)) if showing else _ALONE[current]
+        seats = None
+        for p in range(self.n):
+            if p != current and (hands[p] & SEVEN_BITS).bit_count() >= 3 \
+                    and self._may_show_sevens(p):
+                seats = [current, p] if seats is None else [*seats, p]
+        return _ALONE[current] if seats is None else frozenset(seats)
 
     def legal_actions(self, player: object) -> list[Action]:
         """Every action ``player`` may take now (empty when they may not act).
@@ -370,19 +408,23 @@ class DealState(Verbs):
                 acts.extend(self._claim_purposes(p, card))
             return self._fit_out_rules(p, acts)
         if p == self.current:
-            acts.extend([_new_meld_action(p, cards, joker_as)
-                         for cards, joker_as in find_melds(mask, jokers, rules)])
+            melds = on.melds[2 * p + (1 if jokers else 0)]
+            if melds is None:
+                melds = self._meld_table(p, jokers)
+            acts.extend(melds.melds(mask))
             if on.grouping_sevens:
                 acts.extend(self._grouping_options(p))
             if self.own_meld[p] or not on.lay_off_needs_own_meld:
-                for card, meld_id, joker_as in find_adds(mask, jokers, self.table, rules):
-                    acts.append(_add_action(p, card, self._target_card(meld_id, card, joker_as),
-                                            joker_as))
-            hand = cards_of(mask)
+                targets, added = self._add_targets()
+                for o in adds_from(targets, mask, jokers):
+                    add = added.get((p, o))
+                    if add is None:
+                        add = added[(p, o)] = _add_action(
+                            p, o[0], self._target_card(o[1], o[0], o[2]), o[2])
+                    acts.append(add)
+            acts.extend(_discards(p, mask))
             if jokers:
-                hand.append(JOKER)
-            discards = _DISCARD[p]
-            acts.extend([discards[c] for c in hand])
+                acts.append(_DISCARD[p][JOKER])
             if self._may_show_sevens(p):
                 acts.append(_SEVENS[p])
             return self._fit_out_rules(p, acts)
@@ -449,6 +491,23 @@ class DealState(Verbs):
                         acts.append(NewMeld(p, tuple(sorted((held[i], held[j], meld.cards[0])))))
         return acts
 
+    def _meld_table(self, p: int, jokers: int) -> MeldTable[NewMeld]:
+        """Seat ``p``'s new-meld actions by slot (shared by every deal under the same key)."""
+        key = meld_key(self.rules, jokers)
+        table = _MELD_TABLES.get((p, key))
+        if table is None:
+            table = _MELD_TABLES[(p, key)] = MeldTable(key, partial(_new_meld, p))
+        self._on.melds[2 * p + key[3]] = table
+        return table
+
+    def _add_targets(self) -> tuple[AddTargets, dict[tuple[int, AddOption], Add]]:
+        """What may be added to the table's melds, and the seats' add actions made of them so
+        far: kept while the table stands (it is a tuple, replaced when it changes)."""
+        kept, table = self._adds, self.table
+        if kept is None or kept[0] is not table:
+            kept = self._adds = (table, add_targets(table, self.rules), {})
+        return kept[1], kept[2]
+
     def _target_card(self, meld_id: int, card: int, joker_as: int | None) -> int | None:
         meld = self._meld_by_id(meld_id)
         naturals = meld.naturals()
@@ -494,17 +553,37 @@ class DealState(Verbs):
         interfaces pass it back) is known to be legal: the plain moves skip the checks.
         """
         a = listed_one(self._cache, action)
-        if a is not None and type(a) in _PLAIN:
-            plan = None
-        else:  # a listed take, meld or add is checked again for its plan
-            a = check_action(action, self.n) if a is None else a
+        if a is None:
+            a = check_action(action, self.n)
             plan = self._check(a)
+        elif type(a) in _PLAIN:
+            plan = None
+        else:
+            plan = self._listed_plan(a)
         self._cache.clear()
         self._sizes = None
         record = self._do(a, plan)
         self.history.append(record)
         self._public.append(_DRAW[record.player] if type(record) is Draw else record)
         return record
+
+    def _listed_plan(self, a: Action) -> Any:
+        """The plan of a take, meld or add from this moment's legal list: what :meth:`_check`
+        returns, without checking again what listing it checked (the cards in hand, the turn,
+        going out) or writing the texts of errors that cannot come."""
+        p, rules = a.player, self.rules
+        if isinstance(a, Take) and a.purpose is None:
+            return new_meld((a.card, *a.with_cards), a.joker_as, rules, owner=p,
+                            meld_id=self.next_meld_id)
+        if isinstance(a, NewMeld) and not self._on.grouping_sevens:
+            return (new_meld(a.cards, a.joker_as, rules, owner=p, meld_id=self.next_meld_id),
+                    a.cards, None)
+        if isinstance(a, Add) and a.on is not None:
+            on = a.on
+            for meld in self.table:
+                if on in meld.cards:
+                    return extend_meld(meld, a.card, a.joker_as, rules)
+        return self._check(a)  # the rare kinds: grouped sevens, takes for a blast or sevens
 
     def _check(self, a: Action) -> Any:
         """The plan of a well-formed action (:func:`check_action`) if it is legal now."""
@@ -839,9 +918,25 @@ class DealState(Verbs):
     # -- doing ----------------------------------------------------------------------------------
 
     def _do(self, a: Action, plan: Any) -> Action:
+        # The kinds in the order of how often they come: a discard or a draw most decisions.
         p = a.player
-        if isinstance(a, Play | Drop):
-            return self._do_choice(a)
+        if isinstance(a, Discard):
+            card = a.card
+            if card == JOKER:
+                self.jokers[p] -= 1
+            else:
+                self.hands[p] &= ~(1 << card)
+            self.discards.append(card)
+            if not self.hands[p] and not self.jokers[p]:
+                self._end_out(p)
+            elif self.last_draw:
+                self._end("stock", self._lowest(range(self.n)))
+            else:
+                self.claimable = card != JOKER
+                self.discarder = p
+                self.current = self._next_seat(p)
+                self.drawn = False
+            return a
         if isinstance(a, Draw):
             card = self.stock.pop()
             self._give(p, card)
@@ -879,19 +974,8 @@ class DealState(Verbs):
                 self.sevens_laid = put(self.sevens_laid, p, self.sevens_laid[p] + 1)
             self._after_laying(p)
             return a
-        if isinstance(a, Discard):
-            self._remove(p, (a.card,))
-            self.discards.append(a.card)
-            if self._hand_size(p) == 0:
-                self._end_out(p)
-            elif self.last_draw:
-                self._end("stock", self._lowest(range(self.n)))
-            else:
-                self.claimable = a.card != JOKER
-                self.discarder = p
-                self.current = self._next_seat(p)
-                self.drawn = False
-            return a
+        if isinstance(a, Play | Drop):
+            return self._do_choice(a)
         if isinstance(a, Knock):
             self._begin_turn(p)
             self._end_knock(p)

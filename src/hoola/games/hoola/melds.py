@@ -450,26 +450,42 @@ def find_takes(mask: int, jokers: int, card: int, rules: Rules) -> list[TakeOpti
     return list(_find_takes(mask, jokers, card, rules))
 
 
+def _take_masks(card: int, wrap: bool) -> tuple[int, tuple[int, ...], int]:
+    """What a hand needs to take ``card``: two of the rank's other suits (``same``), or both
+    cards of a pair beside it in its suit (``pairs``; K A 2 only where runs wrap); with a joker,
+    one of the other suits or one card of a pair (``near``)."""
+    rank, suit = card % 13, card // 13
+    same = sum(1 << (s * 13 + rank) for s in range(4) if s != suit)
+    pairs = []
+    for low in (-2, -1, 1):  # the pair's ranks: (-2, -1), (-1, +1), (+1, +2) from the card
+        ranks = (low, low + 1) if low != -1 else (-1, 1)
+        if not wrap and {(rank + d) % 13 for d in (0, *ranks)} == {12, 0, 1}:
+            continue
+        pairs.append(sum(1 << (suit * 13 + (rank + d) % 13) for d in ranks))
+    near = 0
+    for pair in pairs:
+        near |= pair
+    return same, tuple(pairs), near
+
+
+# _take_masks of every card, without wrapping runs and with.
+_TAKE_MASKS: Final = tuple(tuple(_take_masks(card, wrap) for wrap in (False, True))
+                           for card in range(JOKER))
+
+
 def may_take(mask: int, jokers: int, card: int, rules: Rules) -> bool:
     """Whether the hand can take ``card`` into a new meld at all (a claim window's question,
-    asked of every seat after every discard: answered by bit tests, ``bool(find_takes(...))``)."""
+    asked of every seat after every discard: answered by masks, ``bool(find_takes(...))``)."""
     if card == JOKER:
         return False
-    rank, suit = card % 13, card // 13
-    others = (_column(mask, rank) & ~(1 << suit)).bit_count()  # the rank in the other suits
-    if others >= 2 or (others and jokers):
+    same, pairs, near = _TAKE_MASKS[card][1 if rules.wrap_runs else 0]
+    held = (mask & same).bit_count()
+    if held >= 2 or (held and jokers):
         return True
-    pattern = (mask >> (suit * 13)) & 0x1FFF
-    # The suit's ranks two below to two above the card, cyclically: bits 0 1 [card] 3 4.
-    near = ((pattern | (pattern << 13)) >> ((rank - 2) % 13)) & 0x1B
-    wrap = rules.wrap_runs
-    # A pair beside the card makes a run, but K A 2 only where runs wrap.
-    below = near & 0x3 if wrap or rank != 1 else 0
-    around = near & 0xA if wrap or rank != 0 else 0
-    above = near & 0x18 if wrap or rank != 12 else 0
-    if below == 0x3 or around == 0xA or above == 0x18:
-        return True
-    return bool(jokers) and bool(below or around or above)
+    for pair in pairs:
+        if mask & pair == pair:
+            return True
+    return bool(jokers) and bool(mask & near)
 
 
 def _find_takes(mask: int, jokers: int, card: int, rules: Rules) -> tuple[TakeOption, ...]:

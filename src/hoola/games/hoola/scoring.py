@@ -20,7 +20,9 @@ __all__ = [
     "blast_kind",
     "blast_points",
     "hand_points",
+    "points_table",
     "settle",
+    "table_points",
 ]
 
 END_KINDS: Final = ("sopang", "daepang", "knock", "out", "hoola", "sevens", "stock")
@@ -31,8 +33,8 @@ QUADS: Final = tuple(sum(1 << (s * 13 + rank) for s in range(4)) for rank in ran
 _TABLES: Final[dict[tuple[int, str], tuple[int, ...]]] = {}
 
 
-def _points(mask: int, seven: int, rules: Rules) -> int:
-    """Sum of card points in a mask, by a lookup table per suit pattern (the hot path)."""
+def points_table(seven: int, rules: Rules) -> tuple[int, ...]:
+    """The points of every 13-bit suit pattern, sevens counting ``seven`` (built once)."""
     table = _TABLES.get((seven, rules.face_values))
     if table is None:
         values = [seven if r == SEVEN else rules.rank_value(r) for r in range(13)]
@@ -41,8 +43,17 @@ def _points(mask: int, seven: int, rules: Rules) -> int:
             low = (pattern & -pattern).bit_length() - 1
             built[pattern] = built[pattern & (pattern - 1)] + values[low]
         table = _TABLES[(seven, rules.face_values)] = tuple(built)
+    return table
+
+
+def table_points(table: tuple[int, ...], mask: int) -> int:
+    """Sum of card points in a mask, by a :func:`points_table` (the hot path)."""
     return table[mask & 0x1FFF] + table[(mask >> 13) & 0x1FFF] + table[(mask >> 26) & 0x1FFF] \
         + table[(mask >> 39) & 0x1FFF]
+
+
+def _points(mask: int, seven: int, rules: Rules) -> int:
+    return table_points(points_table(seven, rules), mask)
 
 
 def _applies(setting: str, had_turn: bool) -> bool:

@@ -81,7 +81,9 @@ from hoola.games.hoola.scoring import (
     blast_kind,
     blast_points,
     hand_points,
+    points_table,
     settle,
+    table_points,
 )
 from hoola.games.hoola.verbs import Verbs
 from hoola.games.hoola.views import View
@@ -190,6 +192,14 @@ class Switches:
         self.claim_purposes = rules.claim_for_blast_or_sevens
         # Rules under which a move may be refused for how it leaves the hand (going out).
         self.out_rules = rules.discard_to_go_out or rules.hoola_only_out or rules.glenn_melds
+        # A hand's points by table when it holds no joker: for a knock (None when a quad in
+        # hand is free), and for a blast, which only a hand at most sopang or at least daepang
+        # points can be (face values "ten" make daepang of picture cards: always asked).
+        self.knock_points = None if rules.quad_in_hand_free else points_table(
+            rules.seven_value_end, rules)
+        self.blast_points = points_table(rules.seven_value_blast, rules)
+        self.sopang = rules.blast_low
+        self.daepang = 0 if rules.face_values == "ten" else rules.blast_high
         # Each seat's new-meld table without and with a joker, at [2 * seat + (1 if jokers)].
         self.melds: list[MeldTable[NewMeld] | None] = [None] * (2 * MAX_PLAYERS)
 
@@ -366,7 +376,11 @@ class DealState(Verbs):
         New melds of four or more cards are listed too (they are shorthand for a three-card meld
         and additions). The list is the single source of truth for bots and interfaces.
         """
-        return list(self._legal_cached(_seat(player, self.n, "list legal actions")))
+        p = _seat(player, self.n, "list legal actions")
+        cached = self._cache.get(p)  # _legal_cached, inline: this runs at every decision
+        if cached is None:
+            cached = self._cache[p] = self._legal(p)
+        return list(cached)
 
     def _legal_cached(self, player: int) -> list[Action]:
         cached = self._cache.get(player)
@@ -392,21 +406,26 @@ class DealState(Verbs):
         acts: list[Action] = []
         mask, jokers = self.hands[p], self.jokers[p]
         on = self._on
+        # Four sevens need three sevens in hand at least (with a joker): rarely asked further.
+        sevens = (mask & SEVEN_BITS).bit_count() >= 3
         if p == self.current and not self.drawn:
             if on.knocks and self._may_knock(p):
                 acts.append(_KNOCK[p])
-            if on.blasts and not self.melded[p] and self._hand_size(p) == HAND_SIZE \
-                    and blast_kind(mask, jokers, rules) is not None:
-                acts.append(_BLAST[p])
-            if self._may_show_sevens(p):
+            if on.blasts and not self.melded[p] and mask.bit_count() + jokers == HAND_SIZE:
+                points = table_points(on.blast_points, mask)
+                if (points <= on.sopang or points >= on.daepang) \
+                        and blast_kind(mask, jokers, rules) is not None:
+                    acts.append(_BLAST[p])
+            if sevens and self._may_show_sevens(p):
                 acts.append(_SEVENS[p])
             acts.append(_DRAW[p])
             card = self._takeable_card(p)
             if card is not None:
                 acts.extend([_take_action(p, card, w, j) for w, j in find_takes(mask, jokers, card,
                                                                         rules)])
-                acts.extend(self._claim_purposes(p, card))
-            return self._fit_out_rules(p, acts)
+                if on.claim_purposes:
+                    acts.extend(self._claim_purposes(p, card))
+            return self._fit_out_rules(p, acts) if on.out_rules else acts
         if p == self.current:
             melds = on.melds[2 * p + (1 if jokers else 0)]
             if melds is None:
@@ -425,10 +444,10 @@ class DealState(Verbs):
             acts.extend(_discards(p, mask))
             if jokers:
                 acts.append(_DISCARD[p][JOKER])
-            if self._may_show_sevens(p):
+            if sevens and self._may_show_sevens(p):
                 acts.append(_SEVENS[p])
-            return self._fit_out_rules(p, acts)
-        if self._may_show_sevens(p):
+            return self._fit_out_rules(p, acts) if on.out_rules else acts
+        if sevens and self._may_show_sevens(p):
             acts.append(_SEVENS[p])
         card = self._takeable_card(p)
         if card is not None:
@@ -840,11 +859,15 @@ class DealState(Verbs):
 
     def _may_knock(self, p: int) -> bool:
         """The knock condition alone (the caller knows it is the start of p's turn)."""
-        if self._on.dealer_knocks:
+        on = self._on
+        if on.dealer_knocks:
             return p == self.dealer and self._hand_size(p) == 1
-        rules = self.rules
-        return hand_points(self.hands[p], self.jokers[p], rules, True) \
-            <= _knock_limit(rules, sum(self.in_deal))
+        rules, table = self.rules, on.knock_points
+        if table is None or self.jokers[p]:
+            points = hand_points(self.hands[p], self.jokers[p], rules, True)
+        else:
+            points = table_points(table, self.hands[p])
+        return points <= _knock_limit(rules, sum(self.in_deal))
 
     def _knock_problem(self, p: int) -> IllegalActionError | None:
         rules, who = self.rules, self.names[p]
@@ -934,12 +957,16 @@ class DealState(Verbs):
             else:
                 self.claimable = card != JOKER
                 self.discarder = p
-                self.current = self._next_seat(p)
+                nxt = p + 1 if p + 1 < self.n else 0
+                self.current = nxt if self.in_deal[nxt] else self._next_seat(p)
                 self.drawn = False
             return a
         if isinstance(a, Draw):
             card = self.stock.pop()
-            self._give(p, card)
+            if card == JOKER:
+                self.jokers[p] += 1
+            else:
+                self.hands[p] |= 1 << card
             self._begin_turn(p)
             self.drawn = True
             self.claimable = False

@@ -168,6 +168,23 @@ def new_meld(cards: Sequence[int], joker_as: int | None, rules: Rules, *, owner:
                    "one suit", "not-a-meld")
 
 
+# The melds listed moves make, by their cards and the rules new_meld reads: made again with
+# their own id and owner (listed_meld).
+_LISTED: Final[dict[tuple[tuple[int, ...], int | None, bool, bool, bool], Meld]] = {}
+
+
+def listed_meld(cards: tuple[int, ...], joker_as: int | None, rules: Rules, *, owner: int,
+                meld_id: int) -> Meld:
+    """:func:`new_meld` of cards a legal list offered (so known to make a meld), remembered by
+    the cards: the checks run once for each meld, not each time it is laid."""
+    key = (cards, joker_as, rules.wrap_runs, rules.glenn_melds, rules.seven_set_extend)
+    made = _LISTED.get(key)
+    if made is None:
+        made = _LISTED[key] = new_meld(cards, joker_as, rules, owner=0, meld_id=0)
+    return Meld(meld_id, owner, made.kind, made.cards, made.faces, made.rank, made.suit,
+                made.start, made.direction)
+
+
 def _new_set(cards: Sequence[int], naturals: list[int], joker_as: int | None, rules: Rules,
              owner: int, meld_id: int) -> Meld:
     rank = naturals[0] % 13

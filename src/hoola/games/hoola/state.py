@@ -69,6 +69,7 @@ from hoola.games.hoola.melds import (
     extend_meld,
     find_takes,
     is_killed,
+    listed_meld,
     may_take,
     meld_key,
     new_meld,
@@ -137,7 +138,7 @@ def _discards(p: int, mask: int) -> list[Discard]:
     if table is None:
         seat = _DISCARD[p]
         table = _DISCARDS[p] = BySuit(lambda suit, pattern: tuple(
-            seat[suit * 13 + r] for r in range(13) if (pattern >> r) & 1))
+            [seat[c] for c in cards_of(pattern << (suit * 13))]))
     found: list[Discard] = []
     table.add(mask, found)
     return found
@@ -199,6 +200,8 @@ class Switches:
             rules.seven_value_end, rules)
         self.blast_points = points_table(rules.seven_value_blast, rules)
         self.sopang = rules.blast_low
+        # The knock limit for the seats in the deal (DealState.in_deal), once asked.
+        self.knock_limit: tuple[tuple[bool, ...], int] | None = None
         self.daepang = 0 if rules.face_values == "ten" else rules.blast_high
         # Each seat's new-meld table without and with a joker, at [2 * seat + (1 if jokers)].
         self.melds: list[MeldTable[NewMeld] | None] = [None] * (2 * MAX_PLAYERS)
@@ -421,8 +424,8 @@ class DealState(Verbs):
             acts.append(_DRAW[p])
             card = self._takeable_card(p)
             if card is not None:
-                acts.extend([_take_action(p, card, w, j) for w, j in find_takes(mask, jokers, card,
-                                                                        rules)])
+                if may_take(mask, jokers, card, rules):
+                    acts.extend(self._take_actions(p, mask, jokers, card))
                 if on.claim_purposes:
                     acts.extend(self._claim_purposes(p, card))
             return self._fit_out_rules(p, acts) if on.out_rules else acts
@@ -451,10 +454,13 @@ class DealState(Verbs):
             acts.append(_SEVENS[p])
         card = self._takeable_card(p)
         if card is not None:
-            acts.extend([_take_action(p, card, w, j) for w, j in find_takes(mask, jokers, card,
-                                                                        rules)])
+            acts.extend(self._take_actions(p, mask, jokers, card))
             acts.extend(self._claim_purposes(p, card))
         return self._fit_out_rules(p, acts)
+
+    def _take_actions(self, p: int, mask: int, jokers: int, card: int) -> list[Action]:
+        return [_take_action(p, card, w, j) for w, j in find_takes(mask, jokers, card,
+                                                                   self.rules)]
 
     def _claim_window_actors(self, current: int) -> frozenset[int]:
         """Who may act in an open claim window: ``current`` and every other seat in the deal whose
@@ -592,10 +598,10 @@ class DealState(Verbs):
         going out) or writing the texts of errors that cannot come."""
         p, rules = a.player, self.rules
         if isinstance(a, Take) and a.purpose is None:
-            return new_meld((a.card, *a.with_cards), a.joker_as, rules, owner=p,
-                            meld_id=self.next_meld_id)
+            return listed_meld((a.card, *a.with_cards), a.joker_as, rules, owner=p,
+                               meld_id=self.next_meld_id)
         if isinstance(a, NewMeld) and not self._on.grouping_sevens:
-            return (new_meld(a.cards, a.joker_as, rules, owner=p, meld_id=self.next_meld_id),
+            return (listed_meld(a.cards, a.joker_as, rules, owner=p, meld_id=self.next_meld_id),
                     a.cards, None)
         if isinstance(a, Add) and a.on is not None:
             on = a.on
@@ -867,7 +873,10 @@ class DealState(Verbs):
             points = hand_points(self.hands[p], self.jokers[p], rules, True)
         else:
             points = table_points(table, self.hands[p])
-        return points <= _knock_limit(rules, sum(self.in_deal))
+        limit = on.knock_limit
+        if limit is None or limit[0] is not self.in_deal:  # the seats in the deal: a tuple
+            limit = on.knock_limit = (self.in_deal, _knock_limit(rules, sum(self.in_deal)))
+        return points <= limit[1]
 
     def _knock_problem(self, p: int) -> IllegalActionError | None:
         rules, who = self.rules, self.names[p]

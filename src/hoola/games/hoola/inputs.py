@@ -120,8 +120,13 @@ def check_rng(rng: object) -> random.Random | None:
     return rng
 
 
+_ONE: Final = Fraction(1)
+
+
 def check_stake(stake: object) -> Fraction:
     """A deal's stake multiplier: a whole number or fraction above zero."""
+    if type(stake) is int and stake == 1:  # the common stake, made once
+        return _ONE
     if isinstance(stake, int | Fraction) and not isinstance(stake, bool) and stake > 0:
         return Fraction(stake)
     shown = str(stake) if isinstance(stake, Fraction) else repr(stake)

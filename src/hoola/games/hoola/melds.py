@@ -348,9 +348,9 @@ class MeldTable(Generic[T]):
     def _runs(self, suit: int, pattern: int) -> tuple[T, ...]:
         return tuple(self.make(o) for o in _suit_melds(suit, pattern, self.key))
 
-    def melds(self, mask: int) -> list[T]:
-        """Every new meld a hand (``mask`` of naturals, with jokers if the key says so) holds."""
-        found: list[T] = []
+    def add(self, mask: int, found: list[T]) -> None:
+        """Append every new meld a hand (``mask`` of naturals, with jokers if the key says so)
+        holds to ``found``."""
         self.runs.add(mask, found)
         s0, s1, s2, s3 = mask & 0x1FFF, (mask >> 13) & 0x1FFF, (mask >> 26) & 0x1FFF, mask >> 39
         if self.key[3]:
@@ -368,7 +368,6 @@ class MeldTable(Generic[T]):
                 got = sets[slot] = tuple(self.make(o) for o in _rank_sets(rank, slot & 15,
                                                                           self.key))
             found.extend(got)
-        return found
 
 
 # What _suit_melds and _rank_sets found, for every seat's table to share.
@@ -455,7 +454,9 @@ def find_melds(mask: int, jokers: int, rules: Rules) -> list[MeldOption]:
     table = _OPTION_TABLES.get(key)
     if table is None:
         table = _OPTION_TABLES[key] = MeldTable(key, _same)
-    return table.melds(mask)
+    found: list[MeldOption] = []
+    table.add(mask, found)
+    return found
 
 
 TakeOption = tuple[tuple[int, ...], int | None]

@@ -101,6 +101,8 @@ _SEVENS: Final = tuple(Sevens(p) for p in range(MAX_PLAYERS))
 _DISCARD: Final = tuple(tuple(Discard(p, c) for c in range(JOKER + 1)) for p in range(MAX_PLAYERS))
 # A draw's record (the card drawn named): one value per seat and card, shared by every history.
 _DRAWN: Final = tuple(tuple(Draw(p, c) for c in range(JOKER + 1)) for p in range(MAX_PLAYERS))
+# Each card's bit in a hand's mask (a joker's is 0: jokers are counted apart).
+_BIT: Final = (*(1 << c for c in range(JOKER)), 0)
 # The one seat that may act, most of the time.
 _ALONE: Final = tuple(frozenset((p,)) for p in range(MAX_PLAYERS))
 # The kinds whose check plans nothing: listed, they are applied without checking again.
@@ -127,21 +129,19 @@ def _new_meld(p: int, option: MeldOption) -> NewMeld:
 
 
 # Seat p's new-meld actions by slot and meld key (melds.MeldTable).
-_MELD_TABLES: Final[dict[tuple[int, MeldKey], MeldTable[NewMeld]]] = {}
+_MELD_TABLES: Final[dict[tuple[int, MeldKey], MeldTable[Action]]] = {}
 # Seat p's discards of each suit's pattern of cards.
-_DISCARDS: Final[list[BySuit[Discard] | None]] = [None] * MAX_PLAYERS
+_DISCARDS: Final[list[BySuit[Action] | None]] = [None] * MAX_PLAYERS
 
 
-def _discards(p: int, mask: int) -> list[Discard]:
-    """Seat ``p``'s discards of the natural cards in ``mask``, in card order."""
+def _discard_table(p: int) -> BySuit[Action]:
+    """Seat ``p``'s discards of each suit's pattern of cards."""
     table = _DISCARDS[p]
     if table is None:
         seat = _DISCARD[p]
         table = _DISCARDS[p] = BySuit(lambda suit, pattern: tuple(
             [seat[c] for c in cards_of(pattern << (suit * 13))]))
-    found: list[Discard] = []
-    table.add(mask, found)
-    return found
+    return table
 
 
 def _take_action(p: int, card: int, with_cards: tuple[int, ...], joker_as: int | None) -> Take:
@@ -204,7 +204,7 @@ class Switches:
         self.knock_limit: tuple[tuple[bool, ...], int] | None = None
         self.daepang = 0 if rules.face_values == "ten" else rules.blast_high
         # Each seat's new-meld table without and with a joker, at [2 * seat + (1 if jokers)].
-        self.melds: list[MeldTable[NewMeld] | None] = [None] * (2 * MAX_PLAYERS)
+        self.melds: list[MeldTable[Action] | None] = [None] * (2 * MAX_PLAYERS)
 
 
 def _illegal(message: str, code: str) -> IllegalActionError:
@@ -251,9 +251,11 @@ class DealState(Verbs):
                  stake: object = 1, rng: object = None, _shuffled: bool = False) -> None:
         if not isinstance(rules, Rules):
             raise RulesError(f"the rules must be a Rules value, not {rules!r}", "bad-rules")
-        names = check_names(names)
+        # A deal the engine shuffled itself (new) is the whole pack already, for names new()
+        # checked.
+        names = names if _shuffled and type(names) is tuple else check_names(names)
         n = len(names)
-        if not _shuffled:  # a deal the engine shuffled itself (new) is the whole pack already
+        if not _shuffled:
             _check_deal(rules, deal, n)
         assert isinstance(deal, Deal)
         if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
@@ -267,8 +269,8 @@ class DealState(Verbs):
         self.dealer = dealer
         self.stake = check_stake(stake)
         self.rng = check_rng(rng) or random.Random()
-        self.hands = [sum(1 << c for c in h if c != JOKER) for h in deal.hands]
-        self.jokers = [sum(1 for c in h if c == JOKER) for h in deal.hands]
+        self.hands = [sum(map(_BIT.__getitem__, h)) for h in deal.hands]
+        self.jokers = [h.count(JOKER) for h in deal.hands]
         self.stock = list(reversed(deal.stock))  # top of the stock at the end
         self.discards = [deal.upcard]
         # The public per-seat facts and the melds are tuples, replaced when they change (rarely),
@@ -433,18 +435,22 @@ class DealState(Verbs):
             melds = on.melds[2 * p + (1 if jokers else 0)]
             if melds is None:
                 melds = self._meld_table(p, jokers)
-            acts.extend(melds.melds(mask))
+            melds.add(mask, acts)
             if on.grouping_sevens:
                 acts.extend(self._grouping_options(p))
             if self.own_meld[p] or not on.lay_off_needs_own_meld:
-                targets, added = self._add_targets()
-                for o in adds_from(targets, mask, jokers):
-                    add = added.get((p, o))
-                    if add is None:
-                        add = added[(p, o)] = _add_action(
-                            p, o[0], self._target_card(o[1], o[0], o[2]), o[2])
-                    acts.append(add)
-            acts.extend(_discards(p, mask))
+                kept = self._adds
+                if kept is None or kept[0] is not self.table:
+                    kept = self._keep_add_targets()
+                if jokers or mask & kept[1][1]:  # a natural card that fits, or a joker
+                    added = kept[2]
+                    for o in adds_from(kept[1], mask, jokers):
+                        add = added.get((p, o))
+                        if add is None:
+                            add = added[(p, o)] = _add_action(
+                                p, o[0], self._target_card(o[1], o[0], o[2]), o[2])
+                        acts.append(add)
+            (_DISCARDS[p] or _discard_table(p)).add(mask, acts)
             if jokers:
                 acts.append(_DISCARD[p][JOKER])
             if sevens and self._may_show_sevens(p):
@@ -516,7 +522,7 @@ class DealState(Verbs):
                         acts.append(NewMeld(p, tuple(sorted((held[i], held[j], meld.cards[0])))))
         return acts
 
-    def _meld_table(self, p: int, jokers: int) -> MeldTable[NewMeld]:
+    def _meld_table(self, p: int, jokers: int) -> MeldTable[Action]:
         """Seat ``p``'s new-meld actions by slot (shared by every deal under the same key)."""
         key = meld_key(self.rules, jokers)
         table = _MELD_TABLES.get((p, key))
@@ -525,13 +531,11 @@ class DealState(Verbs):
         self._on.melds[2 * p + key[3]] = table
         return table
 
-    def _add_targets(self) -> tuple[AddTargets, dict[tuple[int, AddOption], Add]]:
-        """What may be added to the table's melds, and the seats' add actions made of them so
-        far: kept while the table stands (it is a tuple, replaced when it changes)."""
-        kept, table = self._adds, self.table
-        if kept is None or kept[0] is not table:
-            kept = self._adds = (table, add_targets(table, self.rules), {})
-        return kept[1], kept[2]
+    def _keep_add_targets(self) -> _AddsFor:
+        """What may be added to the table's melds, kept with the table (a tuple, replaced when
+        it changes) and the seats' add actions made of them so far."""
+        kept = self._adds = (self.table, add_targets(self.table, self.rules), {})
+        return kept
 
     def _target_card(self, meld_id: int, card: int, joker_as: int | None) -> int | None:
         meld = self._meld_by_id(meld_id)

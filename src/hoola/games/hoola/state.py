@@ -394,23 +394,11 @@ class DealState(Verbs):
         return cached
 
     def _legal(self, p: int) -> list[Action]:
-        rules = self.rules
-        if self.phase == "over" or not 0 <= p < self.n:
-            return []
-        if self.phase == "choose":
-            if p != self.current:
-                return []
-            forced = self._forced_choice()
-            if forced == "play":
-                return [Play(p)]
-            if forced == "drop":
-                return [Drop(p)]
-            return [Play(p), Drop(p)]
-        if not self.in_deal[p]:
-            return []
+        if self.phase != "play" or not 0 <= p < self.n or not self.in_deal[p]:
+            return self._choices(p) if self.phase == "choose" else []
+        rules, on = self.rules, self._on
         acts: list[Action] = []
         mask, jokers = self.hands[p], self.jokers[p]
-        on = self._on
         # Four sevens need three sevens in hand at least (with a joker): rarely asked further.
         sevens = (mask & SEVEN_BITS).bit_count() >= 3
         if p == self.current and not self.drawn:
@@ -468,6 +456,17 @@ class DealState(Verbs):
         return [_take_action(p, card, w, j) for w, j in find_takes(mask, jokers, card,
                                                                    self.rules)]
 
+    def _choices(self, p: int) -> list[Action]:
+        """Playing or dropping out (six or seven players, before play), for the seat choosing."""
+        if p != self.current:
+            return []
+        forced = self._forced_choice()
+        if forced == "play":
+            return [Play(p)]
+        if forced == "drop":
+            return [Drop(p)]
+        return [Play(p), Drop(p)]
+
     def _claim_window_actors(self, current: int) -> frozenset[int]:
         """Who may act in an open claim window: ``current`` and every other seat in the deal whose
         legal list is not empty, found without building it where the rules allow."""
@@ -483,7 +482,7 @@ class DealState(Verbs):
         for p in range(self.n):
             if p == current or not in_deal[p]:
                 continue
-            listed = cache.get(p)
+            listed = cache.get(p) if cache else None  # empty right after an action
             if listed is not None:
                 if listed:
                     seats.append(p)

@@ -30,8 +30,8 @@ from hoola.games.hoola.actions import (
     parse_action,
 )
 from hoola.games.hoola.deal import Deal
-from hoola.games.hoola.rules import Rules
-from hoola.games.hoola.state import DealState
+from hoola.games.hoola.rules import PRESETS, Rules
+from hoola.games.hoola.state import DealState, three_sevens
 
 PAGAT = Rules.preset("pagat")
 
@@ -1299,3 +1299,47 @@ def test_add_names_a_meld_by_the_card_its_joker_stands_for() -> None:
     refuse(s, act(s, "A add 2s on Th"), "does-not-fit")
     do(s, "A add Jh on Th")
     assert [str(m) for m in s.table] == ["8h 9h JK=Th Jh"]
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_the_seats_that_may_show_four_sevens_are_kept_as_cards_move(preset: str) -> None:
+    # actors() asks a kept set of the seats holding three sevens or more, instead of every
+    # hand at every decision: it must be what the hands say after every action, also in deals
+    # dealt so that sevens gather in one hand and move between hands.
+    sevens = [s * 13 + 6 for s in range(4)]
+    for seed in range(12):
+        for n in (2, 4, 7):
+            rules = Rules.preset(preset, jokers=seed % 3) if seed % 2 else Rules.preset(preset)
+            try:
+                deal = Deal.shuffled(rules, n, seed=seed)
+            except IllegalActionError:
+                continue
+            holder = seed % n  # three of the sevens into one hand, the fourth next to it
+            cards = [list(h) for h in deal.hands]
+            rest = [deal.upcard, *deal.stock]
+            pool = [c for h in cards for c in h] + rest
+            for k, seven in enumerate(sevens[:3 + seed % 2]):
+                where = holder if k < 3 else (holder + 1) % n
+                if seven in cards[where]:
+                    continue
+                victim = next(c for c in cards[where] if c not in sevens)
+                src = next((h for h in cards if seven in h), rest)
+                src[src.index(seven)] = victim
+                cards[where][cards[where].index(victim)] = seven
+            assert sorted(pool) == sorted([c for h in cards for c in h] + rest)
+            rigged = Deal(tuple(tuple(sorted(h)) for h in cards), rest[0], tuple(rest[1:]),
+                          deal.redeal)
+            try:
+                s = DealState(rules, [chr(65 + q) for q in range(n)], rigged)
+            except IllegalActionError:
+                continue
+            rng = random.Random(seed)
+            while not s.is_over:
+                assert s._sevens == three_sevens(s.hands)
+                actors = s.actors()
+                if s.phase == "play" and not (s.claimable and rules.claims != "next-only"):
+                    assert actors == {s.current} | {
+                        q for q in range(n) if s._may_show_sevens(q)}
+                seat = rng.choice(sorted(actors))
+                s.apply(rng.choice(s.legal_actions(seat)))
+            assert s._sevens == three_sevens(s.hands)

@@ -19,7 +19,7 @@ from fractions import Fraction
 from hoola.core.cards import JOKER
 from hoola.core.chance import shuffle
 from hoola.games.hoola.deal import Deal
-from hoola.games.hoola.state import DealState, Switches
+from hoola.games.hoola.state import DealState, Switches, three_sevens
 from hoola.games.hoola.views import View
 
 __all__ = ["determinize", "state_from_view", "unseen_cards"]
@@ -66,6 +66,7 @@ def state_from_view(view: View, hands: Sequence[Sequence[int]], stock: Sequence[
     s.rng = rng if rng is not None else random.Random()
     s.hands = [sum(1 << c for c in h if c != JOKER) for h in hands]
     s.jokers = [sum(1 for c in h if c == JOKER) for h in hands]
+    s._sevens = three_sevens(s.hands)
     s.stock = list(reversed(stock))
     s.discards = list(view.discards)
     s.table = view.melds

@@ -144,6 +144,12 @@ def _discard_table(p: int) -> BySuit[Action]:
     return table
 
 
+def three_sevens(hands: Sequence[int]) -> int:
+    """The seats whose hands hold three natural sevens at least, a bit each: only they may ever
+    show four sevens (with a joker), and only the cards they hold change it."""
+    return sum(1 << p for p, mask in enumerate(hands) if (mask & SEVEN_BITS).bit_count() >= 3)
+
+
 def _take_action(p: int, card: int, with_cards: tuple[int, ...], joker_as: int | None) -> Take:
     key = (p, card, with_cards, joker_as)
     action = _TAKES.get(key)
@@ -236,8 +242,8 @@ class DealState(Verbs):
 
     # A ClassVar, so that copy() can still read it when mypyc compiles the class.
     __slots__: ClassVar[tuple[str, ...]] = (
-        "_adds", "_cache", "_on", "_public", "_sizes", "chose", "claimable", "compensation",
-        "current", "deal", "dealer",
+        "_adds", "_cache", "_on", "_public", "_sevens", "_sizes", "chose", "claimable",
+        "compensation", "current", "deal", "dealer",
         "discarder", "discards", "drawn", "forced_out", "had_turn", "hands", "history",
         "hoola_turn", "in_deal", "jokers", "last_draw", "melded", "n", "names", "next_meld_id",
         "own_meld", "phase", "result", "rng", "rules", "sevens_laid", "stake", "stock",
@@ -271,6 +277,7 @@ class DealState(Verbs):
         self.rng = check_rng(rng) or random.Random()
         self.hands = [sum(map(_BIT.__getitem__, h)) for h in deal.hands]
         self.jokers = [h.count(JOKER) for h in deal.hands]
+        self._sevens = three_sevens(self.hands)
         self.stock = list(reversed(deal.stock))  # top of the stock at the end
         self.discards = [deal.upcard]
         # The public per-seat facts and the melds are tuples, replaced when they change (rarely),
@@ -365,15 +372,13 @@ class DealState(Verbs):
             return self._claim_window_actors(current)
         if not self._on.four_sevens:
             return _ALONE[current]
-        # Four sevens may be shown out of turn, by a seat holding three sevens at least: rarely
-        # (a plain loop, not a comprehension: this runs at nearly every decision).
-        hands = self.hands
-        seats = None
-        for p in range(self.n):
-            if p != current and (hands[p] & SEVEN_BITS).bit_count() >= 3 \
-                    and self._may_show_sevens(p):
-                seats = [current, p] if seats is None else [*seats, p]
-        return _ALONE[current] if seats is None else frozenset(seats)
+        # Four sevens may be shown out of turn, by a seat holding three sevens at least: rarely.
+        others = self._sevens & ~(1 << current)
+        if not others:
+            return _ALONE[current]
+        seats = [current, *(p for p in range(self.n)
+                            if (others >> p) & 1 and self._may_show_sevens(p))]
+        return _ALONE[current] if len(seats) == 1 else frozenset(seats)
 
     def legal_actions(self, player: object) -> list[Action]:
         """Every action ``player`` may take now (empty when they may not act).
@@ -400,7 +405,7 @@ class DealState(Verbs):
         acts: list[Action] = []
         mask, jokers = self.hands[p], self.jokers[p]
         # Four sevens need three sevens in hand at least (with a joker): rarely asked further.
-        sevens = (mask & SEVEN_BITS).bit_count() >= 3
+        sevens = (self._sevens >> p) & 1
         if p == self.current and not self.drawn:
             if on.knocks and self._may_knock(p):
                 acts.append(_KNOCK[p])
@@ -487,7 +492,7 @@ class DealState(Verbs):
                 if listed:
                     seats.append(p)
             elif (p != discarder and may_take(hands[p], jokers[p], card, rules)) or (
-                    (hands[p] & SEVEN_BITS).bit_count() >= 3 and self._may_show_sevens(p)):
+                    (self._sevens >> p) & 1 and self._may_show_sevens(p)):
                 seats.append(p)
         return _ALONE[current] if len(seats) == 1 else frozenset(seats)
 
@@ -961,6 +966,8 @@ class DealState(Verbs):
                 self.jokers[p] -= 1
             else:
                 self.hands[p] &= ~(1 << card)
+                if card % 13 == SEVEN:
+                    self._count_sevens(p)
             self.discards.append(card)
             if not self.hands[p] and not self.jokers[p]:
                 self._end_out(p)
@@ -979,6 +986,8 @@ class DealState(Verbs):
                 self.jokers[p] += 1
             else:
                 self.hands[p] |= 1 << card
+                if card % 13 == SEVEN:
+                    self._count_sevens(p)
             self._begin_turn(p)
             self.drawn = True
             self.claimable = False
@@ -1070,6 +1079,7 @@ class DealState(Verbs):
         for q in dropped:
             self.hands[q] = 0
             self.jokers[q] = 0
+        self._sevens = three_sevens(self.hands)
         self.stock = list(reversed(final))
         self.stock_after_drops = final
         self.phase = "play"
@@ -1127,6 +1137,7 @@ class DealState(Verbs):
             self.jokers[p] += 1
         else:
             self.hands[p] |= 1 << card
+            self._count_sevens(p)
 
     def _remove(self, p: int, cards: Sequence[int]) -> None:
         for c in cards:
@@ -1134,6 +1145,14 @@ class DealState(Verbs):
                 self.jokers[p] -= 1
             else:
                 self.hands[p] &= ~(1 << c)
+        self._count_sevens(p)
+
+    def _count_sevens(self, p: int) -> None:
+        """Keep ``_sevens`` (the seats holding three sevens at least) for seat p's hand."""
+        if (self.hands[p] & SEVEN_BITS).bit_count() >= 3:
+            self._sevens |= 1 << p
+        else:
+            self._sevens &= ~(1 << p)
 
     def _hand_cards(self, p: int) -> list[int]:
         cards = cards_of(self.hands[p])

@@ -559,35 +559,56 @@ AddOption = tuple[int, int, int | None]
 AddTargets = tuple[tuple[AddOption, ...], int]
 
 
-def add_targets(table: Sequence[Meld], rules: Rules) -> AddTargets:
+# What each meld of a table takes (meld_targets), by id(meld) with the meld itself, so that a
+# caller keeping them sees a meld object it has met before and works out only the new ones.
+KnownTargets = dict[int, tuple[Meld, tuple[AddOption, ...]]]
+
+
+def add_targets(table: Sequence[Meld], rules: Rules,
+                known: KnownTargets | None = None) -> AddTargets:
     """What any hand could add to the table's melds: every ``(card, meld_id, joker_as)`` in the
     order :func:`find_adds` lists them (a joker as ``JOKER``), and the mask of the natural cards
-    among them. It depends on the table alone, so a caller may keep it while the table stands."""
+    among them. It depends on the table alone, so a caller may keep it while the table stands,
+    and pass ``known`` (filled in here) to reuse what melds it has seen before take."""
     options: list[AddOption] = []
     for meld in table:
-        if meld.kind == MeldKind.SET:
-            if len(meld.cards) >= 4 or (meld.rank == SEVEN and not rules.seven_set_extend):
-                continue
-            taken = {f // 13 for f in meld.faces if f >= 0}
-            options.extend((s * 13 + meld.rank, meld.id, None) for s in range(4) if s not in taken)
-            if not meld.has_joker:
-                options.append((JOKER, meld.id, None))
+        if known is None:
+            options.extend(meld_targets(meld, rules))
             continue
-        if meld.kind == MeldKind.SEVEN:
-            targets = [make_card(SEVEN - 1, meld.suit), make_card(SEVEN + 1, meld.suit)]
-        else:
-            if rules.glenn_melds and len(meld.cards) >= 4:
-                continue
-            targets = sorted({_position_card(p, meld.suit) for p in _end_positions(meld, rules)})
-        for c in targets:
-            options.append((c, meld.id, None))
-            if not meld.has_joker:
-                options.append((JOKER, meld.id, c))
+        seen = known.get(id(meld))
+        if seen is None or seen[0] is not meld:
+            seen = known[id(meld)] = (meld, meld_targets(meld, rules))
+        options.extend(seen[1])
     mask = 0
     for c, _, _ in options:
         if c != JOKER:
             mask |= 1 << c
     return tuple(options), mask
+
+
+def meld_targets(meld: Meld, rules: Rules) -> tuple[AddOption, ...]:
+    """What one meld takes, in :func:`add_targets`' order."""
+    if meld.kind == MeldKind.SET:
+        if len(meld.cards) >= 4 or (meld.rank == SEVEN and not rules.seven_set_extend):
+            return ()
+        taken = {f // 13 for f in meld.faces if f >= 0}
+        options: list[AddOption] = [(s * 13 + meld.rank, meld.id, None) for s in range(4)
+                                    if s not in taken]
+        if not meld.has_joker:
+            options.append((JOKER, meld.id, None))
+        return tuple(options)
+    if meld.kind == MeldKind.SEVEN:
+        targets = [make_card(SEVEN - 1, meld.suit), make_card(SEVEN + 1, meld.suit)]
+    else:
+        if rules.glenn_melds and len(meld.cards) >= 4:
+            return ()
+        targets = sorted({_position_card(p, meld.suit) for p in _end_positions(meld, rules)})
+    options = []
+    for c in targets:
+        options.append((c, meld.id, None))
+        if not meld.has_joker:
+            options.append((JOKER, meld.id, c))
+    return tuple(options)
 
 
 def adds_from(targets: AddTargets, mask: int, jokers: int) -> list[AddOption]:

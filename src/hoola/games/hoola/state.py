@@ -58,6 +58,7 @@ from hoola.games.hoola.inputs import (
 from hoola.games.hoola.melds import (
     AddOption,
     AddTargets,
+    KnownTargets,
     Meld,
     MeldKey,
     MeldKind,
@@ -113,7 +114,7 @@ _TAKES: Final[dict[tuple[int, int, tuple[int, ...], int | None], Take]] = {}
 _ADDS: Final[dict[tuple[int, int, int | None, int | None], Add]] = {}
 _KNOCK_LIMITS: Final[dict[tuple[object, int], int]] = {}
 # A table, what may be added to it, and the seats' add actions (DealState._add_targets).
-_AddsFor = tuple[tuple[Meld, ...], AddTargets, dict[tuple[int, AddOption], Add]]
+_AddsFor = tuple[tuple[Meld, ...], AddTargets, dict[tuple[int, AddOption], Add], KnownTargets]
 
 
 def _new_meld_action(p: int, cards: tuple[int, ...], joker_as: int | None) -> NewMeld:
@@ -347,6 +348,7 @@ class DealState(Verbs):
         other.rng.setstate(self.rng.getstate())
         other._cache = {}
         other._sizes = None
+        other._adds = None  # filled in as the copy goes on: not shared between copies
         return other
 
     # -- who may act ----------------------------------------------------------------------------
@@ -538,7 +540,8 @@ class DealState(Verbs):
     def _keep_add_targets(self) -> _AddsFor:
         """What may be added to the table's melds, kept with the table (a tuple, replaced when
         it changes) and the seats' add actions made of them so far."""
-        kept = self._adds = (self.table, add_targets(self.table, self.rules), {})
+        known: KnownTargets = self._adds[3] if self._adds is not None else {}
+        kept = self._adds = (self.table, add_targets(self.table, self.rules, known), {}, known)
         return kept
 
     def _target_card(self, meld_id: int, card: int, joker_as: int | None) -> int | None:

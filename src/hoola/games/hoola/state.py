@@ -113,7 +113,8 @@ _MELDS: Final[dict[tuple[int, tuple[int, ...], int | None], NewMeld]] = {}
 _TAKES: Final[dict[tuple[int, int, tuple[int, ...], int | None], Take]] = {}
 _ADDS: Final[dict[tuple[int, int, int | None, int | None], Add]] = {}
 _KNOCK_LIMITS: Final[dict[tuple[object, int], int]] = {}
-# A table, what may be added to it, and the seats' add actions (DealState._add_targets).
+# A table, what may be added to it, the seats' add actions made of that, and what each meld
+# seen in the deal takes (DealState._keep_add_targets).
 _AddsFor = tuple[tuple[Meld, ...], AddTargets, dict[tuple[int, AddOption], Add], KnownTargets]
 
 
@@ -207,9 +208,9 @@ class Switches:
             rules.seven_value_end, rules)
         self.blast_points = points_table(rules.seven_value_blast, rules)
         self.sopang = rules.blast_low
+        self.daepang = 0 if rules.face_values == "ten" else rules.blast_high
         # The knock limit for the seats in the deal (DealState.in_deal), once asked.
         self.knock_limit: tuple[tuple[bool, ...], int] | None = None
-        self.daepang = 0 if rules.face_values == "ten" else rules.blast_high
         # Each seat's new-meld table without and with a joker, at [2 * seat + (1 if jokers)].
         self.melds: list[MeldTable[Action] | None] = [None] * (2 * MAX_PLAYERS)
 
@@ -258,8 +259,7 @@ class DealState(Verbs):
                  stake: object = 1, rng: object = None, _shuffled: bool = False) -> None:
         if not isinstance(rules, Rules):
             raise RulesError(f"the rules must be a Rules value, not {rules!r}", "bad-rules")
-        # A deal the engine shuffled itself (new) is the whole pack already, for names new()
-        # checked.
+        # new() checked the names of a deal it shuffled itself (the whole pack: no check either).
         names = names if _shuffled and type(names) is tuple else check_names(names)
         n = len(names)
         if not _shuffled:

@@ -16,7 +16,7 @@ import random
 from collections.abc import Sequence
 from fractions import Fraction
 
-from hoola.core.cards import JOKER
+from hoola.core.cards import JOKER, card_mask
 from hoola.core.chance import shuffle
 from hoola.games.hoola.deal import Deal
 from hoola.games.hoola.state import DealState, Switches, three_sevens
@@ -64,8 +64,8 @@ def state_from_view(view: View, hands: Sequence[Sequence[int]], stock: Sequence[
     s.dealer = view.dealer
     s.stake = Fraction(view.stake)
     s.rng = rng if rng is not None else random.Random()
-    s.hands = [sum(1 << c for c in h if c != JOKER) for h in hands]
-    s.jokers = [sum(1 for c in h if c == JOKER) for h in hands]
+    s.hands = [card_mask(h) for h in hands]
+    s.jokers = [h.count(JOKER) for h in hands]
     s._sevens = three_sevens(s.hands)
     s.stock = list(reversed(stock))
     s.discards = list(view.discards)

@@ -23,7 +23,7 @@ from fractions import Fraction
 from functools import partial
 from typing import Any, ClassVar, Final
 
-from hoola.core.cards import JOKER, SEVEN, BySuit, cards_of, format_card, format_cards
+from hoola.core.cards import JOKER, SEVEN, BySuit, card_mask, cards_of, format_card, format_cards
 from hoola.core.chance import shuffle
 from hoola.core.errors import HoolaError, IllegalActionError, OutOfTurnError, RulesError
 from hoola.core.game import Outcome
@@ -102,8 +102,6 @@ _SEVENS: Final = tuple(Sevens(p) for p in range(MAX_PLAYERS))
 _DISCARD: Final = tuple(tuple(Discard(p, c) for c in range(JOKER + 1)) for p in range(MAX_PLAYERS))
 # A draw's record (the card drawn named): one value per seat and card, shared by every history.
 _DRAWN: Final = tuple(tuple(Draw(p, c) for c in range(JOKER + 1)) for p in range(MAX_PLAYERS))
-# Each card's bit in a hand's mask (a joker's is 0: jokers are counted apart).
-_BIT: Final = (*(1 << c for c in range(JOKER)), 0)
 # The one seat that may act, most of the time.
 _ALONE: Final = tuple(frozenset((p,)) for p in range(MAX_PLAYERS))
 # The kinds whose check plans nothing: listed, they are applied without checking again.
@@ -276,7 +274,7 @@ class DealState(Verbs):
         self.dealer = dealer
         self.stake = check_stake(stake)
         self.rng = check_rng(rng) or random.Random()
-        self.hands = [sum(map(_BIT.__getitem__, h)) for h in deal.hands]
+        self.hands = [card_mask(h) for h in deal.hands]
         self.jokers = [h.count(JOKER) for h in deal.hands]
         self._sevens = three_sevens(self.hands)
         self.stock = list(reversed(deal.stock))  # top of the stock at the end
@@ -388,11 +386,7 @@ class DealState(Verbs):
         New melds of four or more cards are listed too (they are shorthand for a three-card meld
         and additions). The list is the single source of truth for bots and interfaces.
         """
-        p = _seat(player, self.n, "list legal actions")
-        cached = self._cache.get(p)  # _legal_cached, inline: this runs at every decision
-        if cached is None:
-            cached = self._cache[p] = self._legal(p)
-        return list(cached)
+        return list(self._legal_cached(_seat(player, self.n, "list legal actions")))
 
     def _legal_cached(self, player: int) -> list[Action]:
         cached = self._cache.get(player)
@@ -965,12 +959,7 @@ class DealState(Verbs):
         p = a.player
         if isinstance(a, Discard):
             card = a.card
-            if card == JOKER:
-                self.jokers[p] -= 1
-            else:
-                self.hands[p] &= ~(1 << card)
-                if card % 13 == SEVEN:
-                    self._count_sevens(p)
+            self._take_out(p, card)
             self.discards.append(card)
             if not self.hands[p] and not self.jokers[p]:
                 self._end_out(p)
@@ -985,12 +974,7 @@ class DealState(Verbs):
             return a
         if isinstance(a, Draw):
             card = self.stock.pop()
-            if card == JOKER:
-                self.jokers[p] += 1
-            else:
-                self.hands[p] |= 1 << card
-                if card % 13 == SEVEN:
-                    self._count_sevens(p)
+            self._give(p, card)
             self._begin_turn(p)
             self.drawn = True
             self.claimable = False
@@ -1140,15 +1124,20 @@ class DealState(Verbs):
             self.jokers[p] += 1
         else:
             self.hands[p] |= 1 << card
-            self._count_sevens(p)
+            if card % 13 == SEVEN:
+                self._count_sevens(p)
+
+    def _take_out(self, p: int, card: int) -> None:
+        if card == JOKER:
+            self.jokers[p] -= 1
+        else:
+            self.hands[p] &= ~(1 << card)
+            if card % 13 == SEVEN:
+                self._count_sevens(p)
 
     def _remove(self, p: int, cards: Sequence[int]) -> None:
         for c in cards:
-            if c == JOKER:
-                self.jokers[p] -= 1
-            else:
-                self.hands[p] &= ~(1 << c)
-        self._count_sevens(p)
+            self._take_out(p, c)
 
     def _count_sevens(self, p: int) -> None:
         """Keep ``_sevens`` (the seats holding three sevens at least) for seat p's hand."""

@@ -717,6 +717,8 @@ def test_a_bot_quicker_to_claim_cuts_the_person_off(tmp_path: Path) -> None:
             await until(pilot, lambda: told in screen_text(app), "the news on the screen")
             assert app.asking is None or not app.asking.can_pass  # the prompt was taken back
             await pilot.press("t")  # too late: nothing changes
+            # The news comes as the claim is settled, the save after it is applied.
+            await until(pilot, lambda: len(record_actions(session.path)) > 4, "the take saved")
             assert "You take" not in " ".join(record_actions(session.path))
 
     run(scenario)
@@ -878,6 +880,8 @@ def test_a_list_of_ways_to_take_closes_when_a_bot_was_quicker(tmp_path: Path) ->
             told = "Greedy2 was quicker and took 9♦ before you answered."
             await until(pilot, lambda: told in screen_text(app), "the news of the race")
             await pilot.press("1")  # the list is gone: a number only picks a card
+            # The news comes as the claim is settled, the save after it is applied.
+            await until(pilot, lambda: len(record_actions(session.path)) > 4, "the take saved")
             assert record_actions(session.path)[4] == "Greedy2 take 9d with 8d Td"
 
     run(scenario)

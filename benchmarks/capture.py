@@ -37,7 +37,7 @@ def state_loop(deal: Callable[[int], Any], keep: list[Any] | None = None) -> Pla
 
     def play(seed: int) -> tuple[int, int, str]:
         rng = random.Random(seed)
-        randrange = rng.randrange
+        choice, randrange = rng.choice, rng.randrange
         state = deal(seed)
         actors, legal, apply = state.actors, state.legal_actions, state.apply
         forced = 0
@@ -48,7 +48,7 @@ def state_loop(deal: Callable[[int], Any], keep: list[Any] | None = None) -> Pla
                 actions = legal(seat)
                 if len(actions) == 1:
                     forced += 1
-                apply(actions[randrange(len(actions))])
+                apply(choice(actions))
                 continue
             turn = getattr(state, "current", None)
             order = sorted(seats)

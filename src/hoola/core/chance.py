@@ -22,15 +22,21 @@ from typing import Any
 __all__ = ["shuffle"]
 
 
+# The steps of the loop for each length of list shuffled.
+_STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+
+
 def shuffle(rng: random.Random, items: list[Any]) -> None:
     """Shuffle ``items`` in place exactly as ``rng.shuffle(items)`` would."""
     if type(rng) is not random.Random:
         rng.shuffle(items)
         return
     getrandbits = rng.getrandbits
-    for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    steps = _STEPS.get(len(items))
+    if steps is None:
+        steps = _STEPS[len(items)] = tuple((i, i + 1, (i + 1).bit_length())
+                                           for i in range(len(items) - 1, 0, -1))
+    for i, n, k in steps:  # a place, how many cards it may take from, the bits to draw
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)

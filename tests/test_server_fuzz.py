@@ -338,7 +338,10 @@ def test_the_table_still_plays_to_the_end_after_replays_and_foreign_actions(
         for _ in range(3):  # a few real moves, kept to replay
             now = await mover.fresh_state()
             assert now["asked"], now
-            move = {"type": "act", "action": now["view"]["legal"][0], "counter": now["counter"]}
+            # A move that keeps the turn (draw, meld, add) while there is one: a discard ends it.
+            legal = now["view"]["legal"]
+            action = next((a for a in legal if " discard " not in a), legal[0])
+            move = {"type": "act", "action": action, "counter": now["counter"]}
             await mover.send(move)
             sent.append(move)
             await mover.state(lambda m, c=now["counter"]: m["counter"] > c)

@@ -19,7 +19,7 @@ from enum import IntEnum
 from itertools import combinations
 from typing import Final, Generic, TypeVar
 
-from hoola.core.cards import JOKER, SEVEN, BySuit, format_card, format_cards, make_card
+from hoola.core.cards import JOKER, SEVEN, format_card, format_cards, make_card
 from hoola.core.errors import IllegalActionError
 from hoola.games.hoola.rules import Rules
 
@@ -320,9 +320,11 @@ def _column(mask: int, rank: int) -> int:
 MeldKey = tuple[bool, int, bool, int]
 T = TypeVar("T")
 
-# A hand's new melds come from slots: a suit's 13-bit pattern (its runs and lone sevens), and a
-# rank's held suits (its sets) at ``rank << 4 | column``. What a slot holds depends on it and the
-# rules' meld key alone, so it is worked out once and looked up by index after.
+# A hand's new melds come from slots: a suit's 13-bit pattern (its runs and lone sevens) at
+# ``suit << 13 | pattern`` (as core.cards.BySuit), and a rank's held suits (its sets) at
+# ``rank << 4 | column``. What a slot holds depends on it and the rules' meld key alone, so it is
+# worked out once and looked up by index after.
+RUN_SLOTS: Final = 4 << 13
 SET_SLOTS: Final = 13 << 4
 
 
@@ -335,24 +337,34 @@ def meld_key(rules: Rules, jokers: int) -> MeldKey:
 
 class MeldTable(Generic[T]):
     """The new melds of every slot, each made into what the caller lists (``make``), filled in as
-    hands ask for them."""
+    hands ask for them; and after each suit's runs, what ``per_suit`` makes of the suit's
+    pattern, if given (a caller listing more per suit looks each suit up once)."""
 
-    __slots__ = ("key", "make", "runs", "sets")
+    __slots__ = ("key", "make", "per_suit", "runs", "sets")
 
-    def __init__(self, key: MeldKey, make: Callable[[MeldOption], T]) -> None:
+    def __init__(self, key: MeldKey, make: Callable[[MeldOption], T],
+                 per_suit: Callable[[int, int], tuple[T, ...]] | None = None) -> None:
         self.key = key
         self.make = make
-        self.runs: BySuit[T] = BySuit(self._runs)
+        self.per_suit = per_suit
+        self.runs: list[tuple[T, ...] | None] = [None] * RUN_SLOTS
         self.sets: list[tuple[T, ...] | None] = [None] * SET_SLOTS
 
     def _runs(self, suit: int, pattern: int) -> tuple[T, ...]:
-        return tuple(self.make(o) for o in _suit_melds(suit, pattern, self.key))
+        runs = tuple(self.make(o) for o in _suit_melds(suit, pattern, self.key))
+        return runs if self.per_suit is None else runs + self.per_suit(suit, pattern)
 
     def add(self, mask: int, found: list[T]) -> None:
         """Append every new meld a hand (``mask`` of naturals, with jokers if the key says so)
-        holds to ``found``."""
-        self.runs.add(mask, found)
+        holds to ``found``: each suit's runs (and ``per_suit``'s), then the sets."""
         s0, s1, s2, s3 = mask & 0x1FFF, (mask >> 13) & 0x1FFF, (mask >> 26) & 0x1FFF, mask >> 39
+        runs = self.runs
+        for slot in (s0, 0x2000 | s1, 0x4000 | s2, 0x6000 | s3):
+            if slot & 0x1FFF:
+                got = runs[slot]
+                if got is None:
+                    got = runs[slot] = self._runs(slot >> 13, slot & 0x1FFF)
+                found.extend(got)
         if self.key[3]:
             ranks = (s0 & (s1 | s2 | s3)) | (s1 & (s2 | s3)) | (s2 & s3)
         else:
@@ -468,10 +480,13 @@ def find_takes(mask: int, jokers: int, card: int, rules: Rules) -> list[TakeOpti
     return list(_find_takes(mask, jokers, card, rules))
 
 
-def _take_masks(card: int, wrap: bool) -> tuple[int, tuple[int, ...], int]:
+def _take_masks(card: int, wrap: bool) -> tuple[int, int, int, bytes, bytes]:
     """What a hand needs to take ``card``: two of the rank's other suits (``same``), or both
-    cards of a pair beside it in its suit (``pairs``; K A 2 only where runs wrap); with a joker,
-    one of the other suits or one card of a pair (``near``)."""
+    cards of a pair beside it in its suit (K A 2 only where runs wrap), or with a joker one of
+    the other suits or one card of such a pair. The pairs are read from the five ranks around
+    the card in its suit (a window, the card in the middle, looked up by its 5 bits): ``runs``
+    says whether a window holds a pair, ``near`` whether it holds a card of one. Returned with
+    the shifts that take the suit's pattern out of a mask and the window out of the pattern."""
     rank, suit = card % 13, card // 13
     same = sum(1 << (s * 13 + rank) for s in range(4) if s != suit)
     pairs = []
@@ -479,11 +494,10 @@ def _take_masks(card: int, wrap: bool) -> tuple[int, tuple[int, ...], int]:
         ranks = (low, low + 1) if low != -1 else (-1, 1)
         if not wrap and {(rank + d) % 13 for d in (0, *ranks)} == {12, 0, 1}:
             continue
-        pairs.append(sum(1 << (suit * 13 + (rank + d) % 13) for d in ranks))
-    near = 0
-    for pair in pairs:
-        near |= pair
-    return same, tuple(pairs), near
+        pairs.append(sum(1 << (2 + d) for d in ranks))  # bits of the window
+    runs = bytes(any(w & pair == pair for pair in pairs) for w in range(32))
+    near = bytes(any(w & pair for pair in pairs) for w in range(32))
+    return same, suit * 13, (rank - 2) % 13, runs, near
 
 
 # _take_masks of every card, without wrapping runs and with.
@@ -496,14 +510,13 @@ def may_take(mask: int, jokers: int, card: int, rules: Rules) -> bool:
     asked of every seat after every discard: answered by masks, ``bool(find_takes(...))``)."""
     if card == JOKER:
         return False
-    same, pairs, near = _TAKE_MASKS[card][1 if rules.wrap_runs else 0]
+    same, suit, rank, runs, near = _TAKE_MASKS[card][1 if rules.wrap_runs else 0]
     held = (mask & same).bit_count()
     if held >= 2 or (held and jokers):
         return True
-    for pair in pairs:
-        if mask & pair == pair:
-            return True
-    return bool(jokers) and bool(mask & near)
+    pattern = (mask >> suit) & 0x1FFF  # the card's suit, then the ranks around it (cyclically)
+    window = ((pattern | (pattern << 13)) >> rank) & 0x1F
+    return bool(runs[window] or (jokers and near[window]))
 
 
 def _find_takes(mask: int, jokers: int, card: int, rules: Rules) -> tuple[TakeOption, ...]:

@@ -23,12 +23,11 @@ from fractions import Fraction
 from functools import partial
 from typing import Any, ClassVar, Final
 
-from hoola.core.cards import JOKER, SEVEN, BySuit, card_mask, cards_of, format_card, format_cards
+from hoola.core.cards import JOKER, SEVEN, card_mask, cards_of, format_card, format_cards
 from hoola.core.chance import shuffle
 from hoola.core.errors import HoolaError, IllegalActionError, OutOfTurnError, RulesError
 from hoola.core.game import Outcome
 from hoola.core.prefix import Prefix, put
-from hoola.core.trusted import listed_one
 from hoola.games.hoola.actions import (
     Action,
     Add,
@@ -106,11 +105,13 @@ _DRAWN: Final = tuple(tuple(Draw(p, c) for c in range(JOKER + 1)) for p in range
 _ALONE: Final = tuple(frozenset((p,)) for p in range(MAX_PLAYERS))
 # The kinds whose check plans nothing: listed, they are applied without checking again.
 _PLAIN: Final = frozenset((Draw, Discard, Knock, Blast, Sevens, Play, Drop))
+# The kinds that begin a turn.
+_TURNS: Final = frozenset((Draw, Take))
 _new_view = tuple.__new__
 _MELDS: Final[dict[tuple[int, tuple[int, ...], int | None], NewMeld]] = {}
 _TAKES: Final[dict[tuple[int, int, tuple[int, ...], int | None], Take]] = {}
 _ADDS: Final[dict[tuple[int, int, int | None, int | None], Add]] = {}
-_KNOCK_LIMITS: Final[dict[tuple[object, int], int]] = {}
+_KNOCK_LIMITS: Final[dict[tuple[object, int, int, str, bool], tuple[int, int]]] = {}
 # A table, what may be added to it, the seats' add actions made of that, and what each meld
 # seen in the deal takes (DealState._keep_add_targets).
 _AddsFor = tuple[tuple[Meld, ...], AddTargets, dict[tuple[int, AddOption], Add], KnownTargets]
@@ -130,18 +131,10 @@ def _new_meld(p: int, option: MeldOption) -> NewMeld:
 
 # Seat p's new-meld actions by slot and meld key (melds.MeldTable).
 _MELD_TABLES: Final[dict[tuple[int, MeldKey], MeldTable[Action]]] = {}
-# Seat p's discards of each suit's pattern of cards.
-_DISCARDS: Final[list[BySuit[Action] | None]] = [None] * MAX_PLAYERS
-
-
-def _discard_table(p: int) -> BySuit[Action]:
-    """Seat ``p``'s discards of each suit's pattern of cards."""
-    table = _DISCARDS[p]
-    if table is None:
-        seat = _DISCARD[p]
-        table = _DISCARDS[p] = BySuit(lambda suit, pattern: tuple(
-            [seat[c] for c in cards_of(pattern << (suit * 13))]))
-    return table
+def _discards(p: int, suit: int, pattern: int) -> tuple[Action, ...]:
+    """Seat ``p``'s discards of one suit's pattern of cards."""
+    seat = _DISCARD[p]
+    return tuple([seat[c] for c in cards_of(pattern << (suit * 13))])
 
 
 def three_sevens(hands: Sequence[int]) -> int:
@@ -166,13 +159,19 @@ def _add_action(p: int, card: int, on: int | None, joker_as: int | None) -> Add:
     return action
 
 
-def _knock_limit(rules: Rules, players: int) -> int:
-    """``rules.knock_limit_for(players)``, remembered by the setting's value (checked once)."""
-    key = (rules.knock_limit, players)
-    limit = _KNOCK_LIMITS.get(key)
-    if limit is None:
-        limit = _KNOCK_LIMITS[key] = rules.knock_limit_for(players)
-    return limit
+def _knock_limit(rules: Rules, players: int) -> tuple[int, int]:
+    """``rules.knock_limit_for(players)``, and the natural cards worth more than it on their own
+    (none where a quad in hand may count nothing), remembered by the settings they come from."""
+    key = (rules.knock_limit, players, rules.seven_value_end, rules.face_values,
+           rules.quad_in_hand_free)
+    known = _KNOCK_LIMITS.get(key)
+    if known is None:
+        limit = rules.knock_limit_for(players)
+        values = points_table(rules.seven_value_end, rules)
+        over = 0 if rules.quad_in_hand_free else card_mask(
+            c for c in range(JOKER) if values[1 << (c % 13)] > limit)
+        known = _KNOCK_LIMITS[key] = (limit, over)
+    return known
 
 
 def _seat(player: object, n: int, what: str) -> int:
@@ -207,8 +206,9 @@ class Switches:
         self.blast_points = points_table(rules.seven_value_blast, rules)
         self.sopang = rules.blast_low
         self.daepang = 0 if rules.face_values == "ten" else rules.blast_high
-        # The knock limit for the seats in the deal (DealState.in_deal), once asked.
-        self.knock_limit: tuple[tuple[bool, ...], int] | None = None
+        # The knock limit for the seats in the deal (DealState.in_deal), once asked, and the
+        # cards worth more than it.
+        self.knock_limit: tuple[tuple[bool, ...], int, int] | None = None
         # Each seat's new-meld table without and with a joker, at [2 * seat + (1 if jokers)].
         self.melds: list[MeldTable[Action] | None] = [None] * (2 * MAX_PLAYERS)
 
@@ -386,7 +386,12 @@ class DealState(Verbs):
         New melds of four or more cards are listed too (they are shorthand for a three-card meld
         and additions). The list is the single source of truth for bots and interfaces.
         """
-        return list(self._legal_cached(_seat(player, self.n, "list legal actions")))
+        if type(player) is int and 0 <= player < self.n:  # the common case, without calls
+            listed = self._cache.get(player)
+            if listed is None:
+                listed = self._cache[player] = self._legal(player)
+            return listed[:]
+        return self._legal_cached(check_seat(player, self.n, "list legal actions"))[:]
 
     def _legal_cached(self, player: int) -> list[Action]:
         cached = self._cache.get(player)
@@ -439,7 +444,6 @@ class DealState(Verbs):
                             add = added[(p, o)] = _add_action(
                                 p, o[0], self._target_card(o[1], o[0], o[2]), o[2])
                         acts.append(add)
-            (_DISCARDS[p] or _discard_table(p)).add(mask, acts)
             if jokers:
                 acts.append(_DISCARD[p][JOKER])
             if sevens and self._may_show_sevens(p):
@@ -523,11 +527,13 @@ class DealState(Verbs):
         return acts
 
     def _meld_table(self, p: int, jokers: int) -> MeldTable[Action]:
-        """Seat ``p``'s new-meld actions by slot (shared by every deal under the same key)."""
+        """Seat ``p``'s new-meld actions by slot, each suit's discards after its runs (shared by
+        every deal under the same key)."""
         key = meld_key(self.rules, jokers)
         table = _MELD_TABLES.get((p, key))
         if table is None:
-            table = _MELD_TABLES[(p, key)] = MeldTable(key, partial(_new_meld, p))
+            table = _MELD_TABLES[(p, key)] = MeldTable(key, partial(_new_meld, p),
+                                                       partial(_discards, p))
         self._on.melds[2 * p + key[3]] = table
         return table
 
@@ -582,7 +588,15 @@ class DealState(Verbs):
         An action taken from this moment's own legal list (the very object, as bots and
         interfaces pass it back) is known to be legal: the plain moves skip the checks.
         """
-        a = listed_one(self._cache, action)
+        # trusted.listed_one, inline (a call a decision): the seat read as any value.
+        p = getattr(action, "player", None)
+        listed = self._cache.get(p) if type(p) is int else None
+        a: Action | None = None
+        if listed is not None:
+            for x in listed:
+                if x is action:
+                    a = x
+                    break
         if a is None:
             a = check_action(action, self.n)
             plan = self._check(a)
@@ -873,14 +887,16 @@ class DealState(Verbs):
         on = self._on
         if on.dealer_knocks:
             return p == self.dealer and self._hand_size(p) == 1
-        rules, table = self.rules, on.knock_points
-        if table is None or self.jokers[p]:
-            points = hand_points(self.hands[p], self.jokers[p], rules, True)
-        else:
-            points = table_points(table, self.hands[p])
+        rules, table, mask = self.rules, on.knock_points, self.hands[p]
         limit = on.knock_limit
         if limit is None or limit[0] is not self.in_deal:  # the seats in the deal: a tuple
-            limit = on.knock_limit = (self.in_deal, _knock_limit(rules, sum(self.in_deal)))
+            limit = on.knock_limit = (self.in_deal, *_knock_limit(rules, sum(self.in_deal)))
+        if mask & limit[2]:  # a card worth more than the limit (no card counts below 0, jokers add)
+            return False
+        if table is None or self.jokers[p]:
+            points = hand_points(mask, self.jokers[p], rules, True)
+        else:
+            points = table_points(table, mask)
         return points <= limit[1]
 
     def _knock_problem(self, p: int) -> IllegalActionError | None:
@@ -1245,7 +1261,7 @@ class DealState(Verbs):
         undercut = (last.player,) if isinstance(last, Knock) \
             and last.player not in result.winners else ()
         payer = (result.payer,) if result.payer is not None and not undercut else ()
-        turns = sum(1 for a in self.history if isinstance(a, Draw | Take))
+        turns = sum(map(_TURNS.__contains__, map(type, self.history)))  # draws and takes
         return Outcome(result.end, tuple(result.winners), self.dealer, turns,
                        {"undercut": undercut, "paid for all": payer})
 

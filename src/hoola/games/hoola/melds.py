@@ -472,7 +472,7 @@ def find_melds(mask: int, jokers: int, rules: Rules) -> list[MeldOption]:
 
 
 TakeOption = tuple[tuple[int, ...], int | None]
-_TAKES: Final[dict[tuple[int, int, int, int, bool], tuple[TakeOption, ...]]] = {}
+_TAKES: Final[dict[TakeKey, tuple[TakeOption, ...]]] = {}
 
 
 def find_takes(mask: int, jokers: int, card: int, rules: Rules) -> list[TakeOption]:
@@ -519,19 +519,49 @@ def may_take(mask: int, jokers: int, card: int, rules: Rules) -> bool:
     return bool(runs[window] or (jokers and near[window]))
 
 
+TakeKey = tuple[int, int, int, int, bool]
+
+
+def _take_key(mask: int, jokers: int, card: int, wrap: bool) -> TakeKey:
+    """What the ways to take natural ``card`` depend on: the card, the two ranks either side of
+    it in its suit (cyclically), its rank's other suits held, a joker held or not, wrapping."""
+    rank, suit = card % 13, card // 13
+    pattern = (mask >> (suit * 13)) & 0x1FFF
+    window = ((pattern | (pattern << 13)) >> ((rank - 2) % 13)) & 0x1F
+    return card, window, _column(mask, rank), 1 if jokers else 0, wrap
+
+
 def _find_takes(mask: int, jokers: int, card: int, rules: Rules) -> tuple[TakeOption, ...]:
     if card == JOKER:
         return ()
-    rank, suit = card % 13, card // 13
-    j = 1 if jokers else 0
-    pattern = (mask >> (suit * 13)) & 0x1FFF
-    # Only the two ranks either side of the card matter for its runs (cyclically).
-    window = ((pattern | (pattern << 13)) >> ((rank - 2) % 13)) & 0x1F
-    key = (card, window, _column(mask, rank), j, rules.wrap_runs)
+    key = _take_key(mask, jokers, card, rules.wrap_runs)
     cached = _TAKES.get(key)
     if cached is None:
-        cached = _TAKES[key] = tuple(_takes(mask & ~(1 << card), j, card, rules.wrap_runs))
+        cached = _TAKES[key] = tuple(_takes(mask & ~(1 << card), key[3], card, key[4]))
     return cached
+
+
+class TakeTable(Generic[T]):
+    """The ways to take a card (:func:`find_takes`), each made into what the caller lists
+    (``make(card, option)``), by what they depend on, filled in as hands ask for them."""
+
+    __slots__ = ("made", "make")
+
+    def __init__(self, make: Callable[[int, TakeOption], T]) -> None:
+        self.make = make
+        self.made: dict[TakeKey, tuple[T, ...]] = {}
+
+    def add(self, mask: int, jokers: int, card: int, rules: Rules, found: list[T]) -> None:
+        """Append the ways the hand can take ``card`` to ``found``."""
+        if card == JOKER:
+            return
+        key = _take_key(mask, jokers, card, rules.wrap_runs)
+        got = self.made.get(key)
+        if got is None:
+            make = self.make
+            got = self.made[key] = tuple(make(card, o)
+                                         for o in _find_takes(mask, jokers, card, rules))
+        found.extend(got)
 
 
 def _takes(mask: int, jokers: int, card: int, wrap: bool) -> list[TakeOption]:

@@ -63,11 +63,12 @@ from hoola.games.hoola.melds import (
     MeldKind,
     MeldOption,
     MeldTable,
+    TakeOption,
+    TakeTable,
     add_targets,
     adds_from,
     count_units,
     extend_meld,
-    find_takes,
     is_killed,
     listed_meld,
     may_take,
@@ -109,7 +110,6 @@ _PLAIN: Final = frozenset((Draw, Discard, Knock, Blast, Sevens, Play, Drop))
 _TURNS: Final = frozenset((Draw, Take))
 _new_view = tuple.__new__
 _MELDS: Final[dict[tuple[int, tuple[int, ...], int | None], NewMeld]] = {}
-_TAKES: Final[dict[tuple[int, int, tuple[int, ...], int | None], Take]] = {}
 _ADDS: Final[dict[tuple[int, int, int | None, int | None], Add]] = {}
 _KNOCK_LIMITS: Final[dict[tuple[object, int, int, str, bool], tuple[int, int]]] = {}
 # A table, what may be added to it, the seats' add actions made of that, and what each meld
@@ -143,12 +143,13 @@ def three_sevens(hands: Sequence[int]) -> int:
     return sum(1 << p for p, mask in enumerate(hands) if (mask & SEVEN_BITS).bit_count() >= 3)
 
 
-def _take_action(p: int, card: int, with_cards: tuple[int, ...], joker_as: int | None) -> Take:
-    key = (p, card, with_cards, joker_as)
-    action = _TAKES.get(key)
-    if action is None:
-        action = _TAKES[key] = Take(p, card, with_cards, joker_as)
-    return action
+def _take_action(p: int, card: int, option: TakeOption) -> Take:
+    return Take(p, card, option[0], option[1])
+
+
+# Seat p's ways to take a card (melds.TakeTable).
+_TAKE_TABLES: Final[tuple[TakeTable[Action], ...]] = tuple(
+    TakeTable(partial(_take_action, p)) for p in range(MAX_PLAYERS))
 
 
 def _add_action(p: int, card: int, on: int | None, joker_as: int | None) -> Add:
@@ -421,7 +422,7 @@ class DealState(Verbs):
             card = self._takeable_card(p)
             if card is not None:
                 if may_take(mask, jokers, card, rules):
-                    acts.extend(self._take_actions(p, mask, jokers, card))
+                    _TAKE_TABLES[p].add(mask, jokers, card, rules, acts)
                 if on.claim_purposes:
                     acts.extend(self._claim_purposes(p, card))
             return self._fit_out_rules(p, acts) if on.out_rules else acts
@@ -453,13 +454,10 @@ class DealState(Verbs):
             acts.append(_SEVENS[p])
         card = self._takeable_card(p)
         if card is not None:
-            acts.extend(self._take_actions(p, mask, jokers, card))
+            _TAKE_TABLES[p].add(mask, jokers, card, self.rules, acts)
             acts.extend(self._claim_purposes(p, card))
         return self._fit_out_rules(p, acts)
 
-    def _take_actions(self, p: int, mask: int, jokers: int, card: int) -> list[Action]:
-        return [_take_action(p, card, w, j) for w, j in find_takes(mask, jokers, card,
-                                                                   self.rules)]
 
     def _choices(self, p: int) -> list[Action]:
         """Playing or dropping out (six or seven players, before play), for the seat choosing."""

@@ -88,6 +88,8 @@ def play_randomly(s: DealState, rng: random.Random, check_illegal: bool = True) 
             assert bool(legal) == (p in actors)
             for a in legal:
                 assert s.can(a), f"listed but refused: {s.format(a)}"
+            for kind in (Draw, Knock, Blast, Sevens):  # and the other way: allowed, so listed
+                assert (kind(p) in legal) == s.can(kind(p)), f"{kind.__name__} of seat {p}"
         if check_illegal:
             for _ in range(3):
                 bad = random_action(rng, s)

@@ -472,6 +472,7 @@ def find_melds(mask: int, jokers: int, rules: Rules) -> list[MeldOption]:
 
 
 TakeOption = tuple[tuple[int, ...], int | None]
+TakeKey = tuple[int, int, int, int, bool]
 _TAKES: Final[dict[TakeKey, tuple[TakeOption, ...]]] = {}
 
 
@@ -510,16 +511,13 @@ def may_take(mask: int, jokers: int, card: int, rules: Rules) -> bool:
     asked of every seat after every discard: answered by masks, ``bool(find_takes(...))``)."""
     if card == JOKER:
         return False
-    same, suit, rank, runs, near = _TAKE_MASKS[card][1 if rules.wrap_runs else 0]
+    same, suit_shift, window_shift, runs, near = _TAKE_MASKS[card][1 if rules.wrap_runs else 0]
     held = (mask & same).bit_count()
     if held >= 2 or (held and jokers):
         return True
-    pattern = (mask >> suit) & 0x1FFF  # the card's suit, then the ranks around it (cyclically)
-    window = ((pattern | (pattern << 13)) >> rank) & 0x1F
+    pattern = (mask >> suit_shift) & 0x1FFF  # the card's suit, then the ranks around it
+    window = ((pattern | (pattern << 13)) >> window_shift) & 0x1F  # (cyclically)
     return bool(runs[window] or (jokers and near[window]))
-
-
-TakeKey = tuple[int, int, int, int, bool]
 
 
 def _take_key(mask: int, jokers: int, card: int, wrap: bool) -> TakeKey:

@@ -1,7 +1,7 @@
 """Record files as a hostile user writes them: each gets one clear sentence, never a traceback.
 
 Every input here once crashed ``hoola verify``, ``hoola replay`` or ``hoola play --resume`` with a
-traceback, hung, or took minutes or gigabytes (issue 7). The limits are in ``docs/records.md``.
+traceback, hung, or took minutes or gigabytes. The limits are in ``docs/records.md``.
 """
 
 from __future__ import annotations

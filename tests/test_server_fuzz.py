@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 from hoola.core.records import verify_text
 from hoola.server import app as app_module
+from hoola.server.limits import Limits
 from server_client import (
     TRACEBACK_SIGNS,
     Client,
@@ -67,7 +68,9 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
     """A started two-person Hoola table with a spectator, on its own in-process server."""
     path = tmp_path_factory.mktemp("fuzz") / "tables.db"
     loop = LoopThread()
-    with serve_in_thread(f"sqlite:///{path}") as live:
+    # Every exchange ends with a chat line as its marker: hundreds a minute from one address.
+    unlimited_chat = Limits(chat_per_minute=0, table_chat_per_minute=0)
+    with serve_in_thread(f"sqlite:///{path}", limits=unlimited_chat) as live:
         async def setup() -> Table:
             async with httpx.AsyncClient(base_url=live.http) as http:
                 made = await create_table(http, "hoola", [{}], deals=1, seed=8)

@@ -356,14 +356,23 @@ def sim(game_name: str, bots: str | None, deals: int, players: int | None, prese
 @click.option("--external", "-x", "externals", multiple=True, metavar="NAME=COMMAND",
               help="An external bot speaking docs/protocol.md, seated at tables as NAME "
                    "(repeatable); a bot that fails is replaced by the expert.")
+@click.option("--limit", "limit_pairs", multiple=True, metavar="KEY=VALUE",
+              help="Set one abuse limit (repeatable; 0 turns it off), such as "
+                   "tables_per_minute=30 or sockets_per_address=200: docs/server.md, Limits.")
+@click.option("--forwarded-allow-ips", default=None, metavar="IPS",
+              help="Proxies (addresses or networks, comma-separated, or *) whose "
+                   "X-Forwarded-For names the client that the per-address limits count "
+                   "[default: 127.0.0.1,::1, or $FORWARDED_ALLOW_IPS].")
 def serve(host: str, port: int, db_url: str, redis_url: str | None,
-          lease_seconds: float, externals: tuple[str, ...]) -> None:
+          lease_seconds: float, externals: tuple[str, ...], limit_pairs: tuple[str, ...],
+          forwarded_allow_ips: str | None) -> None:
     """Host tables of every game for people and bots over HTTP and WebSocket (docs/server.md);
     the API is documented at /docs."""
     try:
         import uvicorn
 
         from hoola.server.app import KEEP_ALIVE, create_app
+        from hoola.server.limits import Limits, http_protocol
     except ImportError as exc:
         raise click.ClickException(f"the server needs its extra: pip install -e \".[server]\" "
                                    f"({exc.name} is missing)") from exc
@@ -375,9 +384,19 @@ def serve(host: str, port: int, db_url: str, redis_url: str | None,
         if not sep or not name.strip() or not command.strip():
             raise click.BadParameter(f"{pair!r} is not NAME=COMMAND", param_hint="--external")
         bots[name.strip()] = command.strip()
+    pairs: dict[str, str] = {}
+    for pair in limit_pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise click.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="--limit")
+        pairs[key.strip()] = value.strip()
+    try:
+        limits = Limits.parse(pairs)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--limit") from exc
     try:
         app = create_app(db_url=db_url, redis_url=redis_url, lease_seconds=lease_seconds,
-                         externals=bots)
+                         externals=bots, limits=limits)
     except HoolaError as exc:
         raise click.ClickException(exc.message) from exc
     except Exception as exc:  # a database that cannot be opened
@@ -386,5 +405,7 @@ def serve(host: str, port: int, db_url: str, redis_url: str | None,
     click.echo(f"hoola server on http://{host}:{port} (tables in {db_url}; API at "
                f"http://{host}:{port}/docs)")
     # Messages are small JSON; compressing each costs more CPU than it saves on a table.
+    # The protocol class bounds each request head's time and size, which uvicorn does not.
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536,
-                ws_per_message_deflate=False, timeout_keep_alive=KEEP_ALIVE)
+                ws_per_message_deflate=False, timeout_keep_alive=KEEP_ALIVE,
+                http=http_protocol(limits), forwarded_allow_ips=forwarded_allow_ips)

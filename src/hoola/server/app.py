@@ -10,8 +10,10 @@ view after every change. The protocol is in ``docs/server.md``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
+import math
 import random
 import re
 import secrets
@@ -25,17 +27,22 @@ from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import HTTPConnection
 
 from hoola.core.errors import HoolaError
 from hoola.core.game import Game, Player
 from hoola.core.registry import game_and_preset, game_names
 from hoola.server.hub import LEASE_SECONDS, Hub
+from hoola.server.limits import BodyLimits, Guard, LimitError, Limits
+from hoola.server.metrics import Metrics
+from hoola.server.metrics import install as install_metrics
 from hoola.server.pages import install as install_pages
 from hoola.server.room import Room, RoomError
 from hoola.server.store import SeatRow, Store, TableRow, digest, new_token
 from hoola.server.views import PROTOCOL
 
-__all__ = ["create_app"]
+__all__ = ["Error", "create_app"]
 
 log = logging.getLogger("hoola.server")
 
@@ -50,8 +57,78 @@ KEEP_ALIVE = 75
 proxies commonly 60), so no client sends a request on a connection the server is closing, which
 it would see as a read error. uvicorn's own default is 5, the same as httpx's: a race."""
 NAME_RE = re.compile(r"[A-Za-z0-9_-]{1,24}")
+LOBBY_SCAN = 1000
+"""Waiting tables, newest first, the lobby looks through to choose the ones it lists."""
+STATUS = {"no-table": 404, "bad-token": 403, "not-host": 403, "too-large": 413,
+          "rate-limited": 429, "unavailable": 503}
+"""The HTTP status of a refusal's code; any other code is 400."""
 
 Seconds = Annotated[float, Field(ge=0, le=10)]
+
+
+class Error(BaseModel):
+    """Every HTTP error's body (and the WebSocket's ``error`` message, less its type)."""
+
+    code: str = Field(description="A stable code: no-table, not-host, bad-json, rate-limited, "
+                                  "... (docs/server.md lists them)")
+    message: str = Field(description="One sentence for a person: what was refused and why")
+
+
+_MEANINGS = {
+    400: "Refused: the request breaks a rule of the game or the table (or its body is not "
+         "JSON this server reads: bad-json)",
+    403: "Not yours: the token is not the host's, or holds no seat here",
+    404: "There is no such table (no-table)",
+    408: "The request's body did not arrive in time (timeout); the connection is closed",
+    413: "The request's body is too large (too-large); the connection is closed",
+    422: "The request does not match its schema (bad-request)",
+    429: "Too many requests from this address (rate-limited): Retry-After says when to try "
+         "again",
+    500: "The server failed (internal): logged, with no detail given",
+    503: "The database or Redis cannot be reached now (unavailable): try again",
+}
+ALWAYS = (408, 413, 500)
+"""The statuses any route may answer: the body limits apply to every request that has one."""
+UI_ERRORS = {("get", "/api/tables/{tid}/replay"): (400, 403, 404, 422, 503),
+             ("get", "/api/tables/{tid}/hint"): (400, 403, 404, 503),
+             ("get", "/api/time"): ()}
+"""The errors of the browser UI's JSON routes (:mod:`hoola.server.pages`), for the schema."""
+_HTTP_ERRORS = {
+    400: ("bad-json", "the body is not JSON this server reads (not UTF-8, or nested too "
+                      "deeply)"),
+    401: ("not-allowed", "that is not open to you"),
+    404: ("not-found", "there is nothing here: the API is described at /docs"),
+    405: ("method-not-allowed", ""),
+    413: ("too-large", "the request body is too large"),
+}
+"""Codes and messages of Starlette's and FastAPI's own refusals, by status."""
+
+
+def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """A route's error answers for its OpenAPI ``responses``: these and :data:`ALWAYS`."""
+    return {s: {"model": Error, "description": _MEANINGS[s]}
+            for s in sorted({*statuses, *ALWAYS})}
+
+
+def _document_errors(schema: dict[str, Any]) -> None:
+    """Every operation of ``schema`` lists :data:`ALWAYS` (and the UI's routes their errors,
+    :data:`UI_ERRORS`) as :class:`Error`, and FastAPI's own 422 gives way to ours; what a route
+    declares itself stays."""
+    ref = "#/components/schemas/Error"
+    schemas = schema.setdefault("components", {}).setdefault("schemas", {})
+    schemas.setdefault("Error", Error.model_json_schema())
+    for path, operations in schema.get("paths", {}).items():
+        for method, operation in operations.items():
+            responses = operation.setdefault("responses", {})
+            for status in sorted({*ALWAYS, *UI_ERRORS.get((method, path), ())}):
+                responses.setdefault(str(status), {})
+            for status, answer in responses.items():
+                said = json.dumps(answer)  # FastAPI gives a text route's errors its text type
+                if not answer or "HTTPValidationError" in said or "schemas/Error" in said:
+                    responses[status] = {"description": _MEANINGS[int(status)], "content": {
+                        "application/json": {"schema": {"$ref": ref}}}}
+    for name in ("HTTPValidationError", "ValidationError"):
+        schemas.pop(name, None)
 
 
 class SeatSpec(BaseModel):
@@ -105,6 +182,7 @@ class Connection:
     rate budget."""
 
     ws: WebSocket
+    address: str = ""  # the client's, for the per-address limits
     held: str | None = None  # the digest of the token that took the seat
     retired: bool = False
     rate: float | None = None  # None: the module's RATE and BURST, read at each message
@@ -164,11 +242,17 @@ def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-ser
                redis_url: str | None = None, lease_seconds: float = LEASE_SECONDS,
                externals: Mapping[str, str] | None = None,
                rate: float | None = None, burst: int | None = None,
-               bots: Callable[[Game, str, int | None], Player] | None = None) -> FastAPI:
+               bots: Callable[[Game, str, int | None], Player] | None = None,
+               limits: Limits | None = None) -> FastAPI:
     """The server's ASGI application (``uvicorn`` runs it; tests too); with ``redis_url`` it
     shares its tables with the other processes on the same Redis and database. ``rate`` and
-    ``burst`` bound each connection's messages a second (default :data:`RATE`, :data:`BURST`)."""
+    ``burst`` bound each connection's messages a second (default :data:`RATE`, :data:`BURST`);
+    ``limits`` are the abuse limits (default :class:`~hoola.server.limits.Limits`), those of
+    request heads enforced by the protocol class that
+    :func:`~hoola.server.limits.http_protocol` makes for uvicorn."""
     store = store or Store(db_url)
+    limits = limits or Limits()
+    guard = Guard(limits)
     hub = Hub(store, redis_url=redis_url, bots=bots, lease_seconds=lease_seconds,
               externals=externals)
 
@@ -184,10 +268,14 @@ def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-ser
             extra = f"; external bots: {', '.join(externals)}" if externals else ""
             raise RoomError(f"{exc}{extra}", "unknown-bot") from exc
 
+    metrics = Metrics(hub)
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> Any:
         await hub.start()
+        metrics.start()
         yield
+        await metrics.stop()
         await hub.stop()
 
     app = FastAPI(title="hoola server", version=PROTOCOL, lifespan=lifespan,
@@ -195,7 +283,19 @@ def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-ser
                               "bots. The play itself is on the WebSocket /ws/{table_id}; see "
                               "docs/server.md.")
     app.state.hub = hub
+    app.state.metrics = metrics
+    install_metrics(app, metrics)  # /health and /metrics
+    app.state.guard = guard
+    app.add_middleware(BodyLimits, limits=limits)
     install_pages(app, store)  # the browser UI: pages, static files, replays, hints
+    schema_of = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        schema = schema_of()
+        _document_errors(schema)  # in place, once: FastAPI keeps the schema it made
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
     def host_only(tid: str, authorization: str | None, doing: str) -> None:
         row = store.table(tid) if len(tid) <= 24 else None
@@ -216,9 +316,25 @@ def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-ser
 
     @app.exception_handler(HoolaError)
     async def refused(_request: Request, exc: HoolaError) -> JSONResponse:
-        status = 404 if exc.code == "no-table" else 403 if exc.code in (
-            "bad-token", "not-host") else 400
-        return JSONResponse({"code": exc.code, "message": exc.message}, status_code=status)
+        headers = {}
+        if isinstance(exc, LimitError) and exc.retry_after is not None:
+            headers["Retry-After"] = str(max(1, math.ceil(exc.retry_after)))
+        return JSONResponse({"code": exc.code, "message": exc.message},
+                            status_code=STATUS.get(exc.code, 400), headers=headers)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        """Starlette's and FastAPI's own refusals (no route, a wrong method, a body that cannot
+        be parsed) as every other error: a code and a message, never ``detail``."""
+        code, message = _HTTP_ERRORS.get(exc.status_code, (f"http-{exc.status_code}", ""))
+        if exc.status_code == 405:
+            allowed = (exc.headers or {}).get("Allow")
+            message = f"{request.method} is not allowed here" + (
+                f": use {allowed}" if allowed else "")
+        elif not message:
+            message = " ".join(str(exc.detail).split())[:200]
+        return JSONResponse({"code": code, "message": message}, status_code=exc.status_code,
+                            headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -238,7 +354,7 @@ def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-ser
         return JSONResponse({"code": "internal", "message": "the server could not do that"},
                             status_code=500)
 
-    @app.get("/api/games")
+    @app.get("/api/games", responses=_errors())
     def games() -> list[dict[str, Any]]:
         """Every registered game with its presets and player counts."""
         from hoola.core.registry import get_game
@@ -252,10 +368,11 @@ def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-ser
                                     for p in g.presets()]})
         return out
 
-    @app.post("/api/tables")
-    def create(spec: CreateTable) -> dict[str, Any]:
+    @app.post("/api/tables", responses=_errors(400, 422, 429, 503))
+    def create(spec: CreateTable, request: Request) -> dict[str, Any]:
         """Make a table; the host takes the first seat. Returns the host's secret token and the
-        invite that others join with."""
+        invite that others join with. An address makes so many tables a minute, and has so many
+        waiting for players at once (429)."""
         game, preset = game_and_preset(spec.game, spec.preset)
         preset = preset or game.default_preset
         n = 1 + len(spec.seats)
@@ -278,26 +395,54 @@ def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-ser
                   "turn_seconds": spec.turn_seconds, "bot_delay": spec.bot_delay,
                   "bot_reaction": list(spec.bot_reaction), "public": spec.public,
                   "seed": spec.seed if spec.seed is not None else random.randrange(2**63)}
-        tid = store.create_table(config, host_digest=digest(token), invite=invite,
-                                        seat_rows=rows)
+        address = _address(request)
+        config["creator"] = guard.creator(address)  # for the lobby; never the address itself
+
+        def is_waiting(made: str) -> bool:
+            row = store.table(made)
+            return row is not None and row.status == "waiting"
+
+        ticket = guard.tables.admit(address, is_waiting)
+        tid = None
+        try:
+            tid = store.create_table(config, host_digest=digest(token), invite=invite,
+                                     seat_rows=rows)
+        finally:
+            guard.tables.made_table(address, ticket, tid)
         return {"table_id": tid, "seat": 0, "token": token, "invite": invite,
                 "join_url": f"/join/{tid}?invite={invite}", "ws": f"/ws/{tid}"}
 
-    @app.get("/api/tables")
+    @app.get("/api/tables", responses=_errors(503))
     def lobby() -> list[dict[str, Any]]:
-        """Public tables waiting for players or in play, with their seats."""
-        out = []
-        for row in store.tables(status=["waiting", "playing"]):
-            if row.config.get("public", True):
-                out.append(_summary(store, row, invite=True))
-        return out
+        """Public tables in play and waiting for players, newest first, with their seats; of
+        the tables one creator has waiting, those with someone connected and its newest few
+        (so one address's flood of tables pushes nobody else's off the list)."""
+        cap = limits.lobby_waiting_per_creator
+        rows = [row for row in store.tables(status=["playing"]) if row.config.get("public", True)]
+        listed: dict[str, int] = {}
+        for row in store.tables(status=["waiting"], limit=LOBBY_SCAN):
+            if not row.config.get("public", True):
+                continue
+            creator = str(row.config.get("creator", row.id))
+            if has_people(row.id):
+                rows.append(row)
+            elif not cap or listed.get(creator, 0) < cap:
+                listed[creator] = listed.get(creator, 0) + 1
+                rows.append(row)
+        rows.sort(key=lambda row: row.created, reverse=True)
+        return [_summary(store, row, invite=True) for row in rows]
 
-    @app.get("/api/history")
+    def has_people(tid: str) -> bool:
+        """Whether someone is connected to a seat of the table (as this process knows it)."""
+        room = hub.rooms.get(tid)
+        return room is not None and any(n > 0 for n in list(room.connected.values()))
+
+    @app.get("/api/history", responses=_errors(503))
     def history() -> list[dict[str, Any]]:
         """Finished tables, newest first; each downloadable as a record."""
         return [_summary(store, row) for row in store.tables(status=["over"])]
 
-    @app.get("/api/tables/{tid}")
+    @app.get("/api/tables/{tid}", responses=_errors(404, 503))
     def table(tid: str) -> dict[str, Any]:
         """One table: its game, rules, seats and status (no cards)."""
         row = store.table(tid) if len(tid) <= 24 else None
@@ -305,7 +450,7 @@ def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-ser
             raise RoomError("there is no such table", "no-table")
         return _summary(store, row, invite=row.config.get("public", True))
 
-    @app.post("/api/tables/{tid}/join")
+    @app.post("/api/tables/{tid}/join", responses=_errors(400, 404, 422, 503))
     async def join(tid: str, req: JoinTable) -> dict[str, Any]:
         """Take an open seat with the table's invite; returns the seat's secret token."""
         row = store.table(tid) if len(tid) <= 24 else None
@@ -319,14 +464,14 @@ def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-ser
         got = await hub.call(tid, "join", name=name)
         return {"table_id": tid, "seat": got["seat"], "token": got["token"], "ws": f"/ws/{tid}"}
 
-    @app.post("/api/tables/{tid}/start")
+    @app.post("/api/tables/{tid}/start", responses=_errors(400, 403, 404, 503))
     async def start(tid: str, authorization: str | None = Header(None)) -> dict[str, Any]:
         """The host starts the game (every seat held)."""
         host_only(tid, authorization, "start the table")
         await hub.call(tid, "start")
         return {"table_id": tid, "status": "playing"}
 
-    @app.post("/api/tables/{tid}/seats/{seat}/bot")
+    @app.post("/api/tables/{tid}/seats/{seat}/bot", responses=_errors(400, 403, 404, 422, 503))
     async def seat_bot(tid: str, seat: int, req: BotSeat,
                        authorization: str | None = Header(None)) -> dict[str, Any]:
         """The host gives an open seat to a bot."""
@@ -335,7 +480,7 @@ def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-ser
         got = await hub.call(tid, "seat_bot", seat=seat, bot=req.bot)
         return {"table_id": tid, **got}
 
-    @app.post("/api/tables/{tid}/leave")
+    @app.post("/api/tables/{tid}/leave", responses=_errors(400, 403, 503))
     async def leave(tid: str, authorization: str | None = Header(None)) -> dict[str, Any]:
         """Leave the table at the end of the deal (at once before the game starts); a bot
         takes the seat."""
@@ -343,7 +488,8 @@ def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-ser
         got = await hub.call(tid, "leave", seat=seat)
         return {"table_id": tid, **got}
 
-    @app.get("/api/tables/{tid}/record", response_class=PlainTextResponse)
+    @app.get("/api/tables/{tid}/record", response_class=PlainTextResponse,
+             responses=_errors(400, 404, 503))
     async def record(tid: str) -> str:  # on the loop, like every route that builds rooms
         """A finished game as a record (TOML) that ``hoola verify`` accepts."""
         row = store.table(tid) if len(tid) <= 24 else None
@@ -360,11 +506,17 @@ def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-ser
     @app.websocket("/ws/{tid}")
     async def play(ws: WebSocket, tid: str) -> None:
         await ws.accept()
-        conn = Connection(ws, rate=rate, burst=burst, tokens=BURST if burst is None else burst)
+        conn = Connection(ws, address=_address(ws), rate=rate, burst=burst,
+                          tokens=BURST if burst is None else burst)
         writer = asyncio.create_task(_write(conn))
         seat: int | None = None
-        joined = False
+        joined = counted = False
+        opened = contextlib.ExitStack()
         try:
+            if not guard.sockets.acquire(conn.address):
+                raise LimitError(f"at most {limits.sockets_per_address} connections at once "
+                                 "from one address", "too-many-connections")
+            opened.callback(guard.sockets.release, conn.address)
             hello = await asyncio.wait_for(_read(conn), HELLO_SECONDS)
             if hello is None or hello.get("type") != "hello":
                 raise RoomError("say hello first: {\"type\": \"hello\", \"token\": ...}",
@@ -380,18 +532,25 @@ def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-ser
                 if not isinstance(invite, str) or \
                         not _same(row.invite, invite[:64]):
                     raise RoomError("a spectator needs the table's invite", "bad-invite")
+                if not guard.spectators.acquire(tid):
+                    raise LimitError(f"the table has {limits.spectators_per_table} spectators, "
+                                     "the most it takes: try again later",
+                                     "too-many-spectators")
+                opened.callback(guard.spectators.release, tid)
             joined = True
+            opened.enter_context(metrics.socket("spectator" if seat is None else "seat"))
             await hub.watch(tid, seat, conn)
             conn.push({"type": "welcome", "protocol": PROTOCOL, "table_id": tid, "seat": seat,
                        "game": row.config["game"], "rules": row.config["preset"]})
             for name, text in store.chat(tid, 20):
                 conn.push({"type": "chat", "name": name, "text": text})
             await hub.presence(tid, seat, +1)
+            counted = True  # taken back when the socket closes, and only then
             await hub.call(tid, "announce")
             while True:
                 message = await _read(conn)
                 if message is not None:
-                    await _handle(hub, tid, seat, conn, message)
+                    await _handle(hub, tid, seat, conn, message, metrics, guard)
         except (WebSocketDisconnect, asyncio.CancelledError):
             pass
         except TimeoutError:
@@ -402,9 +561,11 @@ def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-ser
             log.exception("socket failed")
             conn.push(_error("internal", "the server could not handle that message"))
         finally:
+            opened.close()
             if joined:
                 with suppress(Exception):
                     await hub.unwatch(tid, seat, conn)
+            if counted:
                 with suppress(Exception):
                     await hub.presence(tid, seat, -1)
             await asyncio.sleep(0)
@@ -460,7 +621,7 @@ async def _write(conn: Connection) -> None:
 
 
 async def _handle(hub: Hub, tid: str, seat: int | None, conn: Connection,
-                  message: dict[str, Any]) -> None:
+                  message: dict[str, Any], metrics: Metrics, guard: Guard) -> None:
     kind = message.get("type")
     try:
         if kind == "ping":
@@ -473,12 +634,14 @@ async def _handle(hub: Hub, tid: str, seat: int | None, conn: Connection,
                 raise RoomError("act needs an action in notation, such as \"draw\"",
                                 "bad-action")
             counter = message.get("counter")
-            await hub.call(tid, "submit", seat=seat, text=text, counter=counter,
-                           holder=conn.held)
+            with metrics.decision():
+                await hub.call(tid, "submit", seat=seat, text=text, counter=counter,
+                               holder=conn.held)
         elif kind == "chat":
             text = _plain(message.get("text"), 300)
             if not text:
                 raise RoomError("a chat line is some plain text", "bad-chat")
+            guard.chat(conn.address, tid)  # refused: neither relayed nor stored
             await hub.call(tid, "chat", seat=seat, text=text)
         elif kind == "state":  # to the asker alone: no client makes the table announce to all
             conn.push(await hub.call(tid, "message", seat=seat))
@@ -487,6 +650,12 @@ async def _handle(hub: Hub, tid: str, seat: int | None, conn: Connection,
                             "state, ping", "bad-type")
     except HoolaError as exc:
         conn.push(_error(exc.code, exc.message))
+
+
+def _address(conn: HTTPConnection) -> str:
+    """The client's address, as the per-address limits count it (behind a proxy, the proxy's,
+    unless uvicorn takes it from X-Forwarded-For)."""
+    return conn.client.host if conn.client is not None else "unknown"
 
 
 def _bearer(header: str | None) -> str | None:

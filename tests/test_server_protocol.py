@@ -447,21 +447,28 @@ def test_acting_for_another_seat_tells_nothing_of_its_hand(live: Live) -> None:
 NAMES = ["Host", "P1", "P2", "P3"]
 
 
-def contest(options: dict[str, Any]) -> tuple[int, list[tuple[int, str]], list[int], int]:
+def contest(options: dict[str, Any], mover_takes: bool = False,
+            ) -> tuple[int, list[tuple[int, str]], list[int], int]:
     """A seed of a 4-seat Hoola deal where, after a few plain moves (no window before), two seats
-    other than the one to move may both take the same discard: the seed, the moves (seat,
-    notation) up to that window, the two claimants and the seat to move."""
+    other than the one to move may both take the same discard (``mover_takes``: one other seat
+    and the seat to move): the seed, the moves (seat, notation) up to that window, the two
+    claimants and the seat to move."""
     game = get_game("hoola")
     rules = game.rules(None, options)
-    for seed in [219, *range(400)]:
+
+    def takes(state: Any, q: int) -> bool:
+        return any(type(a).__name__ == "Take" for a in state.legal_actions(q))
+
+    for seed in [219, *range(600)]:
         state = game.new_match(rules, NAMES, seed=seed).new_deal()
         moves: list[tuple[int, str]] = []
         while not state.is_over and len(moves) < 40:
             actors = state.actors()
             passers = {q for q in actors if state.view(q).can_pass}
-            claimants = [q for q in sorted(passers)
-                         if any(type(a).__name__ == "Take" for a in state.legal_actions(q))]
-            if len(claimants) >= 2:
+            claimants = [q for q in sorted(passers) if takes(state, q)]
+            if mover_takes and claimants and passers and takes(state, state.current):
+                return seed, moves, claimants[:1], state.current
+            if len(claimants) >= 2 and not mover_takes:
                 return seed, moves, claimants[:2], state.current
             if passers:
                 break  # a window before the contest: try another seed
@@ -488,8 +495,10 @@ class Contest:
 
 
 async def at_contest(live: Live, http: httpx.AsyncClient, options: dict[str, Any],
-                     claim_seconds: float) -> Contest:
-    seed, moves, claimants, current = contest(options)
+                     claim_seconds: float, mover_takes: bool = False) -> Contest:
+    seed, moves, claimants, current = contest(options, mover_takes)
+    if mover_takes:
+        claimants = [*claimants, current]
     table = await create_table(http, "hoola", [{}, {}, {}], options=options, seed=seed,
                                deals=1, claim_seconds=claim_seconds)
     tid = table["table_id"]
@@ -514,7 +523,8 @@ async def at_contest(live: Live, http: httpx.AsyncClient, options: dict[str, Any
     far, near = sorted(claimants, key=lambda q: (q - current) % 4, reverse=True)
     takes = {q: next(a for a in window[q]["view"]["legal"] if " take " in a) for q in claimants}
     for q in claimants:
-        assert window[q]["asked"] and window[q]["can_pass"] and window[q]["moment"]["window"]
+        if q != current:
+            assert window[q]["asked"] and window[q]["can_pass"] and window[q]["moment"]["window"]
     return Contest(tid, clients, window=window, watcher=watcher, current=current, far=far,
                    near=near, takes=takes)
 
@@ -570,6 +580,33 @@ def test_two_claimants_of_one_discard_are_told_who_won(live: Live, claims: str) 
                 assert all(m["seat"] == q for m in heard)
                 if q not in (winner, loser, c.current):
                     assert not heard
+            await finish(http, c)
+    run(main())
+
+
+def test_the_seat_to_move_that_takes_the_discard_first_is_told_it_won(live: Live) -> None:
+    """A race between the seat whose turn it is (taking the discard) and a claimant out of turn,
+    under ``battle`` (the first to arrive): both are told, the winner too."""
+    async def main() -> None:
+        async with httpx.AsyncClient(base_url=live.http) as http:
+            c = await at_contest(live, http, {"claims": "battle"}, claim_seconds=30,
+                                 mover_takes=True)
+            mover = c.current
+            (other,) = [q for q in c.takes if q != mover]
+            counter = c.window[mover]["counter"]
+            await c.clients[mover].send({"type": "act", "action": c.takes[mover],
+                                         "counter": counter})
+            await c.clients[mover].send({"type": "ping"})
+            await c.clients[mover].expect(lambda m: m["type"] == "pong")
+            await c.clients[other].send({"type": "act", "action": c.takes[other],
+                                         "counter": counter})
+            for q in c.clients:
+                if q not in (mover, other) and c.window[q]["asked"]:
+                    await decide_plainly(c.clients[q], c.window[q])
+            won = await c.clients[mover].expect(lambda m: m["type"] == "claim")
+            lost = await c.clients[other].expect(lambda m: m["type"] == "claim")
+            assert won["result"] == "won" and won["action"] == c.takes[mover], won
+            assert lost["result"] == "lost" and lost["winner"] == c.takes[mover], lost
             await finish(http, c)
     run(main())
 

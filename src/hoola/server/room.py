@@ -19,20 +19,32 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from hoola.core.errors import HoolaError
 from hoola.core.game import Game, GameState, Match, Player
 from hoola.core.registry import get_game
-from hoola.server.store import SeatRow, Store, TableRow, digest, new_token
+from hoola.server.store import (
+    PlaceTaken,
+    SeatRow,
+    Store,
+    StoreUnavailable,
+    TableRow,
+    digest,
+    new_token,
+)
 
 __all__ = ["Moment", "Room", "RoomError", "Send"]
 
 RESUME_GRACE = 15.0
 """Seconds a person has to come back after the table is rebuilt (a restart) before a bot stands
 in for them."""
+
+RETRY_SECONDS = (0.25, 5.0)
+"""After a write the table could not make (its database refused, or this process may no longer
+write it), the first pause before it tries again, and the longest (each pause doubles)."""
 
 log = logging.getLogger("hoola.server")
 
@@ -93,11 +105,13 @@ class Room:
         self.externals = dict(externals or {})  # bot name -> the command of its program
         self.players: dict[int, Player] = {}
         self.rng = random.Random()
-        self.last_claims: list[dict[str, Any]] = []
         self.stored = 0  # actions in the store: the next one takes place stored + 1
         self.on_lost: Callable[[], None] = lambda: None
         self.watched: Callable[[], bool] = lambda: True  # whether any spectator may listen
         self.grace_until = 0.0
+        self.may_write: Callable[[], bool] = lambda: True  # False: another may own the table
+        self.on_stored: Callable[[], None] = lambda: None  # an action was stored
+        self.halts = 0  # writes refused in a row: the table waits longer before each retry
 
     # -- configuration ------------------------------------------------------------------------
 
@@ -231,6 +245,12 @@ class Room:
             moment.decisions.append(action)
             moment.decided.add(seat)
         self._settle()
+        if self.moment is moment and not moment.closed:
+            # The decision waits for the window: the decider alone is told it was taken (its
+            # state, no longer asked); nobody else learns who has decided.
+            from hoola.server.views import seat_message
+
+            self.send(seat, seat_message(self, seat))
 
     def _mandatory(self, moment: Moment) -> frozenset[int]:
         return moment.actors - moment.passers
@@ -248,41 +268,91 @@ class Room:
         if chosen is None:
             self._announce()  # the window is closed; the seat whose turn it is still decides
             return
-        claims = []
-        for d in moment.decisions:
-            if d is chosen:
-                continue
-            claims.append({"seat": d.player, "action": state.format(d), "result": "lost"})
         won = state.format(chosen)
-        if chosen.player in moment.passers:
-            claims.append({"seat": chosen.player, "action": won, "result": "won"})
-        self.last_claims = [dict(c, winner=won) for c in claims]
-        self._accept(chosen)
+        claims = [{"seat": d.player, "action": state.format(d), "result": "lost", "winner": won}
+                  for d in moment.decisions if d is not chosen]
+        # The winner is told when it claimed out of turn, or when it beat someone to the
+        # moment (the seat whose turn it is, too, when it took the discard first).
+        if chosen.player in moment.passers or claims:
+            claims.append({"seat": chosen.player, "action": won, "result": "won",
+                           "winner": won})
+        try:
+            self._accept(chosen, claims)
+        except HoolaError as exc:
+            if exc.code != "unavailable":
+                raise
+            # Not stored, not taken: everyone who decided in the window is told why (the
+            # seat whose decision closed it among them), and is asked again when it reopens.
+            refusal = {"type": "error", "code": exc.code, "message": exc.message}
+            for seat in sorted({d.player for d in moment.decisions}):
+                self.send(seat, refusal)
 
-    def _accept(self, action: Any) -> None:
-        """Store, apply and announce an action the engine has checked."""
+    def _accept(self, action: Any, claims: Sequence[dict[str, Any]] = ()) -> None:
+        """Store, apply and announce an action the engine has checked, and tell the claimants
+        of a window how their claims went. When it cannot be stored nothing changes: the
+        table halts and tries again (:meth:`_halt`)."""
         state = self.state
         assert state is not None and self.match is not None
         text = state.format(action)
+        if not self.may_write():  # the lease may have passed to another process: fenced
+            raise self._halt(RoomError("the table is paused: its server has lost touch with the "
+                                       "others; try again in a moment", "unavailable"))
         try:
             self.store.add_action(self.id, len(self.match.deals) - 1, text, seq=self.stored + 1)
-        except Exception as exc:  # another process owns the table now
+        except PlaceTaken as exc:  # another process owns the table now
             self.on_lost()
             raise RoomError("the table moved to another server: reconnect", "moved") from exc
+        except StoreUnavailable as exc:
+            raise self._halt(exc) from None
+        self.halts = 0
         self.stored += 1
+        self.on_stored()
         state.apply(action)
         self.counter += 1
-        for claim in self.last_claims:
+        for claim in claims:
             self.send(claim["seat"], {"type": "claim", **claim})
-        self.last_claims = []
+        saved = True
         if state.is_over:
             self._after_deal()
             self._apply_leaving()
             if self.status == "over":
-                self.store.set_status(self.id, "over")
+                saved = self._save_over()
                 for player in self.players.values():
                     _stop(player)  # external bots' programs end with the game
         self._open_moment()
+        if not saved:
+            self._later(RETRY_SECONDS[1], self._save_over_later)
+
+    def _halt(self, error: HoolaError) -> HoolaError:
+        """A write the table could not make: nothing was applied. Its timers and bots stop,
+        and after a pause (doubling with each refusal in a row) the moment opens again, so
+        bots try again and people are asked again; a person's own try may come first.
+        Returns ``error``, for the one who acted."""
+        for task in list(self.tasks):
+            task.cancel()
+        self.tasks.clear()
+        self.halts += 1
+        first, longest = RETRY_SECONDS
+        self._later(min(longest, first * 2 ** (self.halts - 1)), self._retry, self.counter)
+        return error
+
+    async def _retry(self, counter: int) -> None:
+        async with self.lock:
+            if self.counter == counter and self.status == "playing":
+                self._open_moment()
+
+    def _save_over(self) -> bool:
+        """Mark the table over in the store; whether the database took it. (The game's last
+        action is stored: a rebuild finds the game over whatever the status says.)"""
+        try:
+            self.store.set_status(self.id, "over")
+        except StoreUnavailable:
+            return False
+        return True
+
+    async def _save_over_later(self) -> None:
+        if not self._save_over():
+            self._later(RETRY_SECONDS[1], self._save_over_later)
 
     # -- moments, timers, bots -----------------------------------------------------------------
 
@@ -354,7 +424,8 @@ class Room:
             if moment is None or moment.counter != counter or moment.closed:
                 return
             moment.closed = True
-            self._settle()
+            with contextlib.suppress(HoolaError):  # a halt: the table tries again
+                self._settle()
 
     async def _bot_decides(self, counter: int, seat: int, delay: float,
                            absent: bool = False) -> None:
@@ -471,8 +542,11 @@ class Room:
     def _apply_leaving(self) -> None:
         for q, s in list(self.seats.items()):
             if s.leaving:
-                self._set_seat(SeatRow(q, "bot", s.name, self.config.get("leave_bot", "expert"),
-                                       None, False))
+                # The deal's last action is stored: a seat the database cannot hand over now
+                # stays leaving, and is handed over at the end of the next deal.
+                with contextlib.suppress(StoreUnavailable):
+                    self._set_seat(SeatRow(q, "bot", s.name,
+                                           self.config.get("leave_bot", "expert"), None, False))
 
     def announce(self) -> None:
         """Send every seat and the spectators the table as they may see it."""

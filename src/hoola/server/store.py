@@ -13,17 +13,37 @@ digests: a stolen database file gives no seat away.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import logging
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
 
-__all__ = ["ActionRow", "SeatRow", "Store", "TableRow", "digest", "new_token"]
+from hoola.core.errors import HoolaError
+
+__all__ = ["ActionRow", "PlaceTaken", "SeatRow", "Store", "StoreUnavailable", "TableRow",
+           "digest", "new_token"]
+
+log = logging.getLogger("hoola.server")
+
+
+class StoreUnavailable(HoolaError):
+    """The database refused a read or a write (a full disk, a database server down): nothing
+    was changed, and the same request may succeed later."""
+
+    code = "unavailable"
+
+
+class PlaceTaken(HoolaError):
+    """An action's place in its table's sequence is taken: another process plays the table."""
+
+    code = "moved"
 
 metadata = sa.MetaData()
 
@@ -126,6 +146,8 @@ class Store:
             if url in ("sqlite://", "sqlite:///:memory:"):
                 kwargs["poolclass"] = sa.pool.StaticPool
         self.engine = sa.create_engine(url, **kwargs)
+        self.errors = 0  # reads and writes the database refused, since the start
+        self.failing: set[str] = set()  # "read", "write": refused now, until one succeeds
         if url.startswith("sqlite"):
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
         for attempt in range(5):
@@ -143,13 +165,59 @@ class Store:
         """Release the database connections."""
         self.engine.dispose()
 
+    # -- faults -------------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _writing(self, what: str, place: bool = False) -> Iterator[sa.Connection]:
+        """A transaction that stores ``what``. A refusal (a full disk, a database server gone)
+        raises :class:`StoreUnavailable` with nothing written, and the operator is told once
+        per outage; with ``place``, a taken key (an action's place) raises
+        :class:`PlaceTaken`."""
+        try:
+            with self.engine.begin() as db:
+                yield db
+        except sa.exc.IntegrityError as exc:
+            if place:
+                raise PlaceTaken("another server has written this table's next action") \
+                    from exc
+            raise self._refused("write", what, exc) from exc
+        except (sa.exc.SQLAlchemyError, OSError) as exc:
+            raise self._refused("write", what, exc) from exc
+        self._served("write")
+
+    @contextlib.contextmanager
+    def _reading(self, what: str) -> Iterator[sa.Connection]:
+        """A connection that reads ``what``; a refusal raises :class:`StoreUnavailable`."""
+        try:
+            with self.engine.connect() as db:
+                yield db
+        except (sa.exc.SQLAlchemyError, OSError) as exc:
+            raise self._refused("read", what, exc) from exc
+        self._served("read")
+
+    def _refused(self, kind: str, what: str, exc: BaseException) -> StoreUnavailable:
+        self.errors += 1
+        if kind not in self.failing:
+            self.failing.add(kind)
+            cause = " ".join(str(exc).split())[:160]
+            log.error("the database refused to %s %s (%s: %s); requests that need it are "
+                      "answered 'unavailable' until it accepts again", kind, what,
+                      type(exc).__name__, cause)
+        return StoreUnavailable(f"the server cannot {kind} {what} now (its database refused); "
+                                "nothing was changed: try again shortly")
+
+    def _served(self, kind: str) -> None:
+        if kind in self.failing:
+            self.failing.discard(kind)
+            log.warning("the database accepts %ss again", kind)
+
     # -- tables -------------------------------------------------------------------------------
 
     def create_table(self, config: dict[str, Any], *, host_digest: str, invite: str,
                      seat_rows: Sequence[SeatRow] = ()) -> str:
         """A new table with its seats; returns its id."""
         tid = secrets.token_urlsafe(9)
-        with self.engine.begin() as db:
+        with self._writing("a new table") as db:
             db.execute(tables.insert().values(id=tid, config=json.dumps(config), status="waiting",
                                               host_digest=host_digest, invite=invite,
                                               created=time.time(), finished=None))
@@ -161,21 +229,31 @@ class Store:
 
     def table(self, tid: str) -> TableRow | None:
         """The table ``tid``, if there is one."""
-        with self.engine.connect() as db:
+        with self._reading("a table") as db:
             row = db.execute(tables.select().where(tables.c.id == tid)).first()
         return None if row is None else _table(row)
 
-    def tables(self, status: Sequence[str] | None = None, limit: int = 200) -> list[TableRow]:
-        """Tables, newest first, of the given statuses."""
-        query = tables.select().order_by(tables.c.created.desc()).limit(limit)
+    def tables(self, status: Sequence[str] | None = None,
+               limit: int | None = 200) -> list[TableRow]:
+        """Tables, newest first, of the given statuses (``limit`` None: all of them)."""
+        query = tables.select().order_by(tables.c.created.desc())
+        if limit is not None:
+            query = query.limit(limit)
         if status is not None:
             query = query.where(tables.c.status.in_(list(status)))
-        with self.engine.connect() as db:
+        with self._reading("the tables") as db:
             return [_table(r) for r in db.execute(query)]
+
+    def table_ids(self, status: Sequence[str]) -> list[str]:
+        """The ids of every table of the given statuses, newest first."""
+        query = sa.select(tables.c.id).where(tables.c.status.in_(list(status))) \
+            .order_by(tables.c.created.desc())
+        with self._reading("the tables") as db:
+            return [r.id for r in db.execute(query)]
 
     def start_table(self, tid: str, config: dict[str, Any]) -> None:
         """Mark the table in play with the configuration it starts with (the names fixed)."""
-        with self.engine.begin() as db:
+        with self._writing("the table's start") as db:
             db.execute(tables.update().where(tables.c.id == tid)
                        .values(status="playing", config=json.dumps(config)))
 
@@ -184,14 +262,14 @@ class Store:
         values: dict[str, Any] = {"status": status}
         if status == "over":
             values["finished"] = time.time()
-        with self.engine.begin() as db:
+        with self._writing("the table's status") as db:
             db.execute(tables.update().where(tables.c.id == tid).values(**values))
 
     # -- seats --------------------------------------------------------------------------------
 
     def seats(self, tid: str) -> list[SeatRow]:
         """The table's seats in order."""
-        with self.engine.connect() as db:
+        with self._reading("the seats") as db:
             rows = db.execute(seats.select().where(seats.c.table_id == tid)
                               .order_by(seats.c.seat))
             return [SeatRow(r.seat, r.kind, r.name, r.bot, r.token_digest, bool(r.leaving))
@@ -199,7 +277,7 @@ class Store:
 
     def set_seat(self, tid: str, row: SeatRow) -> None:
         """Store who holds a seat now."""
-        with self.engine.begin() as db:
+        with self._writing("the seat") as db:
             db.execute(seats.update().where((seats.c.table_id == tid) & (seats.c.seat == row.seat))
                        .values(kind=row.kind, name=row.name, bot=row.bot,
                                token_digest=row.token_digest, leaving=row.leaving))
@@ -211,9 +289,10 @@ class Store:
         end); its sequence number.
 
         The (table, seq) key makes a second writer of the same place fail (an IntegrityError)
-        instead of forking the table's history: a process that lost a table cannot write on.
+        instead of forking the table's history: a process that lost a table cannot write on
+        (:class:`PlaceTaken`).
         """
-        with self.engine.begin() as db:
+        with self._writing("the action", place=True) as db:
             if seq is None:
                 last = db.execute(sa.select(sa.func.max(actions.c.seq))
                                   .where(actions.c.table_id == tid)).scalar()
@@ -226,20 +305,20 @@ class Store:
 
     def actions(self, tid: str) -> list[ActionRow]:
         """Every stored action of the table, in order."""
-        with self.engine.connect() as db:
+        with self._reading("the actions") as db:
             rows = db.execute(actions.select().where(actions.c.table_id == tid)
                               .order_by(actions.c.seq))
             return [ActionRow(r.seq, r.deal, r.text) for r in rows]
 
     def add_chat(self, tid: str, seat: int | None, name: str, text: str) -> None:
         """Store a chat line."""
-        with self.engine.begin() as db:
+        with self._writing("the chat line") as db:
             db.execute(chat.insert().values(table_id=tid, seat=seat, name=name, text=text,
                                             at=time.time()))
 
     def chat(self, tid: str, limit: int = 50) -> list[tuple[str, str]]:
         """The last chat lines of a table, oldest first: (name, text)."""
-        with self.engine.connect() as db:
+        with self._reading("the chat") as db:
             rows = db.execute(chat.select().where(chat.c.table_id == tid)
                               .order_by(chat.c.id.desc()).limit(limit))
             return [(r.name, r.text) for r in rows][::-1]

@@ -34,7 +34,9 @@ class _Memo:
         dataclasses.field(default_factory=dict)
 
 
-_memos: weakref.WeakKeyDictionary[Room, _Memo] = weakref.WeakKeyDictionary()
+_memos: weakref.WeakKeyDictionary[Room, list[_Memo]] = weakref.WeakKeyDictionary()
+"""Each room's memo, in a box of its own: a new state replaces the box's content (setting a weak
+dictionary's item makes a weak reference each time)."""
 
 
 def _memo(room: Room) -> _Memo:
@@ -43,12 +45,13 @@ def _memo(room: Room) -> _Memo:
     # key, the views and the scoreboard are the same. The JSON parts are shared by the
     # messages of that state and only read (encoded), never changed.
     key = (id(room.state), room.counter)
-    memo = _memos.get(room)
-    if memo is None or memo.key != key:
+    box = _memos.get(room)
+    if box is None:
+        box = _memos[room] = []
+    if not box or box[0].key != key:
         match = room.match
-        memo = _Memo(key, match.scoreboard().to_json() if match is not None else None)
-        _memos[room] = memo
-    return memo
+        box[:] = [_Memo(key, match.scoreboard().to_json() if match is not None else None)]
+    return box[0]
 
 
 def _seat_view(room: Room, seat: int) -> tuple[dict[str, Any], Table, dict[str, Any], bool]:

@@ -29,7 +29,7 @@ import httpx
 import uvicorn
 import websockets
 
-from hoola.server import app as app_module
+from hoola.server import socket as play_socket
 from hoola.server.app import KEEP_ALIVE, create_app
 from hoola.server.store import Store
 
@@ -225,7 +225,7 @@ class Client:
         self.last: dict[str, Any] | None = None
         self.close_code: int | None = None
         self.pace = pace
-        self.tokens = app_module.BURST - 2.0
+        self.tokens = play_socket.BURST - 2.0
         self.stamp = time.monotonic()
         self.reader = asyncio.get_running_loop().create_task(self._read())
 
@@ -261,11 +261,11 @@ class Client:
         if not self.pace:
             return
         now = time.monotonic()
-        self.tokens = min(app_module.BURST - 2.0, self.tokens + (now - self.stamp) * (
-            app_module.RATE * 0.9))
+        self.tokens = min(play_socket.BURST - 2.0, self.tokens + (now - self.stamp) * (
+            play_socket.RATE * 0.9))
         self.stamp = now
         if self.tokens < 1:
-            await asyncio.sleep((1 - self.tokens) / (app_module.RATE * 0.9))
+            await asyncio.sleep((1 - self.tokens) / (play_socket.RATE * 0.9))
             self.tokens = 1.0
             self.stamp = time.monotonic()
         self.tokens -= 1

@@ -24,7 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hoola.core.records import verify_text
-from hoola.server import app as app_module
+from hoola.server import socket as play_socket
 from hoola.server.limits import Limits
 from server_client import (
     TRACEBACK_SIGNS,
@@ -166,7 +166,7 @@ def test_any_message_in_play_is_refused_and_changes_nothing(table: Table) -> Non
         assert table.stored() == stored
         assert client.close_code is None
 
-    with patch.object(app_module, "RATE", 1e6), patch.object(app_module, "BURST", 10**6):
+    with patch.object(play_socket, "RATE", 1e6), patch.object(play_socket, "BURST", 10**6):
         check()
 
 
@@ -194,7 +194,7 @@ def test_any_first_message_is_a_hello_or_refused(table: Table) -> None:
         sound(replies)
         assert replies and all(m["type"] == "error" for m in replies)
 
-    with patch.object(app_module, "RATE", 1e6), patch.object(app_module, "BURST", 10**6):
+    with patch.object(play_socket, "RATE", 1e6), patch.object(play_socket, "BURST", 10**6):
         check()
     assert table.live.counter(table.tid) == table.counter
 
@@ -327,7 +327,7 @@ def test_a_flood_is_rate_limited_and_the_socket_lives_on(table: Table) -> None:
         return pongs, limited
 
     pongs, limited = table.loop.call(flood())
-    assert limited > 0 and pongs >= app_module.BURST - 1
+    assert limited > 0 and pongs >= play_socket.BURST - 1
     assert client.close_code is None
 
 

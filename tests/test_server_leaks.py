@@ -27,7 +27,7 @@ import pytest
 
 from hoola.core.records import parse_toml, verify_text
 from hoola.core.registry import get_game, resolve
-from hoola.server import app as app_module
+from hoola.server import socket as play_socket
 from server_client import (
     TOLERATE,
     Chooser,
@@ -225,8 +225,8 @@ def leaks(messages: list[dict[str, Any]], truth: dict[int, Truth], seat: int | N
 def test_no_message_shows_a_card_its_receiver_may_not_see(
         live: Live, monkeypatch: pytest.MonkeyPatch) -> None:
     # The scripts act as fast as the server answers: lift the rate limit for them.
-    monkeypatch.setattr(app_module, "RATE", 1e6)
-    monkeypatch.setattr(app_module, "BURST", 10**6)
+    monkeypatch.setattr(play_socket, "RATE", 1e6)
+    monkeypatch.setattr(play_socket, "BURST", 10**6)
 
     async def main() -> list[Played]:
         async with httpx.AsyncClient(base_url=live.http, timeout=60) as http:

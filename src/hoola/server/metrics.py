@@ -1,4 +1,5 @@
-"""What an operator watches: ``GET /health`` and Prometheus metrics at ``GET /metrics``.
+"""What an operator watches: the server's health and its Prometheus metrics (served by
+:mod:`hoola.server.ops` at ``GET /health`` and ``GET /metrics``).
 
 The metrics come from ``prometheus-client`` in a registry of the application's own (so several
 servers in one process, as in the tests, keep theirs apart):
@@ -25,18 +26,15 @@ import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from fastapi.responses import JSONResponse, Response
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram
+from prometheus_client import CollectorRegistry, Counter, Histogram
 from prometheus_client import generate_latest as _generate
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
 if TYPE_CHECKING:
-    from fastapi import FastAPI
-
     from hoola.server.hub import Hub
 
-__all__ = ["LAG_SAMPLE_SECONDS", "Metrics", "install"]
+__all__ = ["LAG_SAMPLE_SECONDS", "Metrics"]
 
 LAG_SAMPLE_SECONDS = 0.25
 """How often the event loop's lag is sampled."""
@@ -153,23 +151,3 @@ class _HubCollector(Collector):
                                       value=hub.redis_errors)
             yield GaugeMetricFamily("hoola_redis_up", "1 while Redis answers",
                                     value=1 if hub.redis_up else 0)
-
-
-def install(app: FastAPI, metrics: Metrics) -> None:
-    """``GET /health`` and ``GET /metrics`` on ``app``."""
-
-    @app.get("/health", response_class=JSONResponse,
-             responses={503: {"description": "The database or Redis is failing"}})
-    def health() -> JSONResponse:
-        """Whether this server can serve: 200 with ``status`` ``ok``, or 503 with ``status``
-        ``unavailable`` while its database refuses or Redis is unreachable; the tables it
-        plays, its sockets and its event loop's lag."""
-        ok, body = metrics.health()
-        return JSONResponse(body, status_code=200 if ok else 503)
-
-    @app.get("/metrics", response_class=Response,
-             responses={200: {"content": {CONTENT_TYPE_LATEST: {}}}})
-    def prometheus() -> Response:
-        """Prometheus metrics (text format): tables, sockets, decisions, latency, loop lag,
-        store and Redis errors."""
-        return Response(metrics.exposition(), media_type=CONTENT_TYPE_LATEST)

@@ -35,6 +35,7 @@ from hoola.server.store import (
     digest,
     new_token,
 )
+from hoola.server.views import seat_message, spectator_message
 
 __all__ = ["Moment", "Room", "RoomError", "Send"]
 
@@ -248,8 +249,6 @@ class Room:
         if self.moment is moment and not moment.closed:
             # The decision waits for the window: the decider alone is told it was taken (its
             # state, no longer asked); nobody else learns who has decided.
-            from hoola.server.views import seat_message
-
             self.send(seat, seat_message(self, seat))
 
     def _mandatory(self, moment: Moment) -> frozenset[int]:
@@ -554,8 +553,6 @@ class Room:
 
     def message(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (None: a spectator) sees now, for that client alone."""
-        from hoola.server.views import seat_message, spectator_message
-
         return spectator_message(self) if seat is None else seat_message(self, seat)
 
     def holder(self, seat: int | None) -> str | None:
@@ -564,8 +561,6 @@ class Room:
         return s.token_digest if s is not None else None
 
     def _announce(self) -> None:
-        from hoola.server.views import seat_message, spectator_message
-
         for q in range(self.n):
             self.send(q, seat_message(self, q))
         if self.watched():  # the public table costs every seat's view: only for an audience

@@ -10,16 +10,62 @@ from __future__ import annotations
 
 import dataclasses
 import weakref
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Set
+from typing import Any, Protocol
 
+from hoola.core.game import Game, GameState, Match
 from hoola.core.table import Moment, Table, Zone
+from hoola.server.store import SeatRow
 
-if TYPE_CHECKING:
-    from hoola.server.room import Room
-
-__all__ = ["PROTOCOL", "public_table", "seat_message", "spectator_message"]
+__all__ = ["PROTOCOL", "Played", "Waiting", "public_table", "seat_message", "spectator_message"]
 
 PROTOCOL = "hoola-server/1"
+
+
+class Waiting(Protocol):
+    """A moment of a table as the messages tell it (:class:`hoola.server.room.Moment`)."""
+
+    @property
+    def actors(self) -> Set[int]: ...
+    @property
+    def passers(self) -> Set[int]: ...
+    @property
+    def decided(self) -> Set[int]: ...
+    @property
+    def closed(self) -> bool: ...
+    @property
+    def window_deadline(self) -> float | None: ...
+    @property
+    def turn_deadline(self) -> float | None: ...
+
+
+class Played(Protocol):
+    """A table at play as the messages read it (:class:`hoola.server.room.Room`)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def counter(self) -> int: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def game(self) -> Game: ...
+    @property
+    def rules(self) -> Any: ...
+    @property
+    def state(self) -> GameState | None: ...
+    @property
+    def match(self) -> Match | None: ...
+    @property
+    def moment(self) -> Waiting | None: ...
+    @property
+    def seats(self) -> Mapping[int, SeatRow]: ...
+    @property
+    def connected(self) -> Mapping[int, int]: ...
+    @property
+    def names(self) -> tuple[str, ...]: ...
+    @property
+    def n(self) -> int: ...
 
 
 @dataclasses.dataclass
@@ -34,12 +80,12 @@ class _Memo:
         dataclasses.field(default_factory=dict)
 
 
-_memos: weakref.WeakKeyDictionary[Room, list[_Memo]] = weakref.WeakKeyDictionary()
+_memos: weakref.WeakKeyDictionary[Played, list[_Memo]] = weakref.WeakKeyDictionary()
 """Each room's memo, in a box of its own: a new state replaces the box's content (setting a weak
 dictionary's item makes a weak reference each time)."""
 
 
-def _memo(room: Room) -> _Memo:
+def _memo(room: Played) -> _Memo:
     # The room's counter moves on with every change of its state (the protocol's stale-action
     # check rests on that), and a new deal is a new state object: between two moves of the
     # key, the views and the scoreboard are the same. The JSON parts are shared by the
@@ -54,7 +100,7 @@ def _memo(room: Room) -> _Memo:
     return box[0]
 
 
-def _seat_view(room: Room, seat: int) -> tuple[dict[str, Any], Table, dict[str, Any], bool]:
+def _seat_view(room: Played, seat: int) -> tuple[dict[str, Any], Table, dict[str, Any], bool]:
     """The seat's view as JSON, its table and the table as JSON, whether it may pass."""
     memo = _memo(room)
     got = memo.seats.get(seat)
@@ -66,7 +112,7 @@ def _seat_view(room: Room, seat: int) -> tuple[dict[str, Any], Table, dict[str, 
     return got
 
 
-def _common(room: Room, seat: int | None) -> dict[str, Any]:
+def _common(room: Played, seat: int | None) -> dict[str, Any]:
     match = room.match
     return {
         "type": "state", "protocol": PROTOCOL, "table_id": room.id, "counter": room.counter,
@@ -82,7 +128,7 @@ def _common(room: Room, seat: int | None) -> dict[str, Any]:
     }
 
 
-def _moment(room: Room, seat: int | None) -> dict[str, Any] | None:
+def _moment(room: Played, seat: int | None) -> dict[str, Any] | None:
     """The moment as ``seat`` may know it. Who *may* claim tells what they hold, so a seat sees
     the seats that must act, and itself; a window (and its deadline) only when it is in it."""
     moment = room.moment
@@ -97,12 +143,12 @@ def _moment(room: Room, seat: int | None) -> dict[str, Any] | None:
             "turn_deadline": moment.turn_deadline}
 
 
-def _teams(room: Room) -> list[list[int]] | None:
+def _teams(room: Played) -> list[list[int]] | None:
     teams = room.game.teams(room.rules, room.n)
     return None if teams is None else [list(t) for t in teams]
 
 
-def seat_message(room: Room, seat: int) -> dict[str, Any]:
+def seat_message(room: Played, seat: int) -> dict[str, Any]:
     """What ``seat`` sees now: its view, its table, the moment and whether it is asked."""
     message = _common(room, seat)
     message["seat"] = seat
@@ -118,7 +164,7 @@ def seat_message(room: Room, seat: int) -> dict[str, Any]:
     return message
 
 
-def spectator_message(room: Room) -> dict[str, Any]:
+def spectator_message(room: Played) -> dict[str, Any]:
     """What a spectator sees now: the public table."""
     message = _common(room, None)
     message["seat"] = None

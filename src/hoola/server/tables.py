@@ -1,0 +1,223 @@
+"""The tables over HTTP: the games, making a table, the lobby, joining, starting, seating a bot,
+leaving, the history (``docs/server.md``, "Tables over HTTP")."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Header, Request
+from pydantic import BaseModel, Field
+
+from hoola.core.registry import game_and_preset, game_names, get_game
+from hoola.server.context import (
+    NAME_RE,
+    Server,
+    address,
+    bearer,
+    names,
+    plain,
+    same,
+    server,
+    summary,
+)
+from hoola.server.errors import responses
+from hoola.server.room import RoomError
+from hoola.server.store import SeatRow, digest, new_token
+
+__all__ = ["LOBBY_SCAN", "BotSeat", "CreateTable", "JoinTable", "SeatSpec", "router"]
+
+LOBBY_SCAN = 1000
+"""Waiting tables, newest first, the lobby looks through to choose the ones it lists."""
+
+Seconds = Annotated[float, Field(ge=0, le=10)]
+Context = Annotated[Server, Depends(server)]
+
+router = APIRouter(prefix="/api")
+
+
+class SeatSpec(BaseModel):
+    """Who sits in a seat when the table is made: an open seat for a person, or a bot."""
+
+    bot: str | None = Field(None, description="A bot kind or level (random, expert, ismcts, "
+                                              "beginner ... master); absent: a seat for a person")
+    name: str | None = Field(None, description="The seat's name (letters, digits, _ and -)")
+
+
+class CreateTable(BaseModel):
+    """A new table: the game and its rules, the seats, the timers."""
+
+    game: str = Field("hoola", description="A registered game, or one of its presets")
+    preset: str | None = Field(None, description="The game's preset (default: its first)")
+    options: dict[str, Any] = Field(default_factory=dict, description="Rule option overrides")
+    name: str = Field("Host", description="The host's name; the host takes the first seat")
+    seats: list[SeatSpec] = Field(default_factory=list,
+                                  description="The other seats, in play order")
+    deals: int | None = Field(None, ge=1, le=1000,
+                              description="Deals to play (default: until the game's own end)")
+    claim_seconds: float = Field(3.0, ge=0, le=60, description="How long a claim window stays "
+                                                               "open")
+    turn_seconds: float = Field(60.0, ge=0, le=3600,
+                                description="A person's time to act before a bot plays for "
+                                            "them (0: no limit)")
+    bot_delay: float = Field(0.5, ge=0, le=10, description="A bot's pause before its move")
+    bot_reaction: tuple[Seconds, Seconds] = Field((0.8, 1.5), description="A bot's reaction to "
+                                                                          "a window, low and high")
+    seed: int | None = Field(None, ge=0, lt=2**63, description="Seed of the shuffles")
+    public: bool = Field(True, description="Listed in the lobby with its invite")
+
+
+class JoinTable(BaseModel):
+    """Taking an open seat with the table's invite."""
+
+    invite: str
+    name: str = "Guest"
+    seat: int | None = None
+
+
+class BotSeat(BaseModel):
+    """Giving an open seat to a bot."""
+
+    bot: str = "expert"
+
+
+@router.get("/games", responses=responses())
+def games() -> list[dict[str, Any]]:
+    """Every registered game with its presets and player counts."""
+    out = []
+    for name in game_names():
+        g = get_game(name)
+        out.append({"name": g.name, "title": g.title, "min_players": g.min_players,
+                    "max_players": g.max_players, "default_preset": g.default_preset,
+                    "presets": [{"name": p.name, "meaning": p.meaning} for p in g.presets()]})
+    return out
+
+
+@router.post("/tables", responses=responses(400, 422, 429, 503))
+def create(spec: CreateTable, request: Request, srv: Context) -> dict[str, Any]:
+    """Make a table; the host takes the first seat. Returns the host's secret token and the
+    invite that others join with. An address makes so many tables a minute, and has so many
+    waiting for players at once (429)."""
+    store, guard = srv.store, srv.guard
+    game, preset = game_and_preset(spec.game, spec.preset)
+    preset = preset or game.default_preset
+    n = 1 + len(spec.seats)
+    if not game.min_players <= n <= game.max_players:
+        raise RoomError(f"{game.title} is played by {game.min_players} to "
+                        f"{game.max_players} players, not {n}", "bad-player-count")
+    rules = game.rules(preset, spec.options)
+    seated = names([spec.name, *(s.name or (f"Bot{q}" if s.bot else f"Seat{q}")
+                                 for q, s in enumerate(spec.seats, 1))])
+    game.new_match(rules, seated, seed=0).new_deal()  # the rules take this many players
+    for s in spec.seats:
+        if s.bot is not None:
+            srv.check_bot(s.bot)
+    token, invite = new_token(), secrets.token_urlsafe(12)
+    rows = [SeatRow(0, "person", seated[0], None, digest(token), False)]
+    rows += [SeatRow(q, "bot" if s.bot else "empty", seated[q], s.bot, None, False)
+             for q, s in enumerate(spec.seats, 1)]
+    config = {"game": game.name, "preset": preset, "options": spec.options,
+              "deals": spec.deals, "claim_seconds": spec.claim_seconds,
+              "turn_seconds": spec.turn_seconds, "bot_delay": spec.bot_delay,
+              "bot_reaction": list(spec.bot_reaction), "public": spec.public,
+              "seed": spec.seed if spec.seed is not None else random.randrange(2**63)}
+    where = address(request)
+    config["creator"] = guard.creator(where)  # for the lobby; never the address itself
+
+    def is_waiting(made: str) -> bool:
+        row = store.table(made)
+        return row is not None and row.status == "waiting"
+
+    ticket = guard.tables.admit(where, is_waiting)
+    tid = None
+    try:
+        tid = store.create_table(config, host_digest=digest(token), invite=invite,
+                                 seat_rows=rows)
+    finally:
+        guard.tables.made_table(where, ticket, tid)
+    return {"table_id": tid, "seat": 0, "token": token, "invite": invite,
+            "join_url": f"/join/{tid}?invite={invite}", "ws": f"/ws/{tid}"}
+
+
+@router.get("/tables", responses=responses(503))
+def lobby(srv: Context) -> list[dict[str, Any]]:
+    """Public tables in play and waiting for players, newest first, with their seats; of the
+    tables one creator has waiting, those with someone connected and its newest few (so one
+    address's flood of tables pushes nobody else's off the list)."""
+    store = srv.store
+    cap = srv.limits.lobby_waiting_per_creator
+    rows = [row for row in store.tables(status=["playing"]) if row.config.get("public", True)]
+    listed: dict[str, int] = {}
+    for row in store.tables(status=["waiting"], limit=LOBBY_SCAN):
+        if not row.config.get("public", True):
+            continue
+        creator = str(row.config.get("creator", row.id))
+        if _has_people(srv, row.id):
+            rows.append(row)
+        elif not cap or listed.get(creator, 0) < cap:
+            listed[creator] = listed.get(creator, 0) + 1
+            rows.append(row)
+    rows.sort(key=lambda row: row.created, reverse=True)
+    return [summary(store, row, invite=True) for row in rows]
+
+
+def _has_people(srv: Server, tid: str) -> bool:
+    """Whether someone is connected to a seat of the table (as this process knows it)."""
+    room = srv.hub.rooms.get(tid)
+    return room is not None and any(n > 0 for n in list(room.connected.values()))
+
+
+@router.get("/history", responses=responses(503))
+def history(srv: Context) -> list[dict[str, Any]]:
+    """Finished tables, newest first; each downloadable as a record."""
+    return [summary(srv.store, row) for row in srv.store.tables(status=["over"])]
+
+
+@router.get("/tables/{tid}", responses=responses(404, 503))
+def table(tid: str, srv: Context) -> dict[str, Any]:
+    """One table: its game, rules, seats and status (no cards)."""
+    row = srv.table(tid)
+    return summary(srv.store, row, invite=row.config.get("public", True))
+
+
+@router.post("/tables/{tid}/join", responses=responses(400, 404, 422, 503))
+async def join(tid: str, req: JoinTable, srv: Context) -> dict[str, Any]:
+    """Take an open seat with the table's invite; returns the seat's secret token."""
+    row = srv.table(tid)
+    if not same(row.invite, req.invite[:64]):
+        raise RoomError("that invite is not this table's", "bad-invite")
+    name = plain(req.name, 24)
+    if not NAME_RE.fullmatch(name):
+        raise RoomError("a name is 1 to 24 letters, digits, _ or -", "bad-name")
+    got = await srv.hub.call(tid, "join", name=name)
+    return {"table_id": tid, "seat": got["seat"], "token": got["token"], "ws": f"/ws/{tid}"}
+
+
+@router.post("/tables/{tid}/start", responses=responses(400, 403, 404, 503))
+async def start(tid: str, srv: Context,
+                authorization: str | None = Header(None)) -> dict[str, Any]:
+    """The host starts the game (every seat held)."""
+    srv.host_only(tid, authorization, "start the table")
+    await srv.hub.call(tid, "start")
+    return {"table_id": tid, "status": "playing"}
+
+
+@router.post("/tables/{tid}/seats/{seat}/bot", responses=responses(400, 403, 404, 422, 503))
+async def seat_bot(tid: str, seat: int, req: BotSeat, srv: Context,
+                   authorization: str | None = Header(None)) -> dict[str, Any]:
+    """The host gives an open seat to a bot."""
+    srv.host_only(tid, authorization, "seat a bot")
+    srv.check_bot(req.bot)
+    got = await srv.hub.call(tid, "seat_bot", seat=seat, bot=req.bot)
+    return {"table_id": tid, **got}
+
+
+@router.post("/tables/{tid}/leave", responses=responses(400, 403, 503))
+async def leave(tid: str, srv: Context,
+                authorization: str | None = Header(None)) -> dict[str, Any]:
+    """Leave the table at the end of the deal (at once before the game starts); a bot takes the
+    seat."""
+    seat = srv.seat_of(tid, bearer(authorization))
+    got = await srv.hub.call(tid, "leave", seat=seat)
+    return {"table_id": tid, **got}

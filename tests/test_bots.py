@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from hoola.bots import BOTS, IsmctsBot, bot_kinds, make_bot
-from hoola.bots.levels import LEVELS, bot_for_level
+from hoola.bots import BOTS, LEVELS, IsmctsBot, bot_for_level, bot_kinds, make_bot
 from hoola.cli import cli
 from hoola.core.cards import parse_cards
 from hoola.games.hoola import DealState, Rules

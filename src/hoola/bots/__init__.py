@@ -23,8 +23,8 @@ from hoola.bots.random import RandomBot
 from hoola.core.game import Game, Player
 from hoola.core.registry import get_game
 
-__all__ = ["BOTS", "LEVELS", "IsmctsBot", "RandomBot", "bot_kinds", "check_bot_kind",
-           "kinds_of", "make_bot"]
+__all__ = ["BOTS", "LEVELS", "IsmctsBot", "RandomBot", "bot_for_level", "bot_kinds",
+           "check_bot_kind", "kinds_of", "make_bot"]
 
 
 def kinds_of(game: Game | str | None = None) -> dict[str, Callable[..., Player]]:
@@ -71,3 +71,14 @@ def make_bot(name: str, seed: int | None = None, *, game: Game | str | None = No
             preset = next(p for k, p, _ in order if k == kind)
         return kinds[kind](seed, **{**preset, **options})
     return kinds[name](seed, **options)
+
+
+def bot_for_level(level: str, seed: int | None = None) -> Player:
+    """The bot playing at strength ``level`` (see :data:`LEVELS`).
+
+    >>> bot_for_level("medium").name
+    'expert'
+    """
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}; levels are {', '.join(LEVELS)}")
+    return make_bot(level, seed)

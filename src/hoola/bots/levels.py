@@ -11,7 +11,7 @@ A level is accepted wherever a bot kind is (``hoola play --bots``, ``hoola sim -
 | hard | ismcts, 24 playouts | at most 0.5 s |
 | master | ismcts, 96 playouts | at most 1 s |
 
->>> bot_for_level("medium").name
+>>> LEVELS["medium"][0]
 'expert'
 """
 
@@ -19,9 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hoola.play import Player
-
-__all__ = ["LEVELS", "bot_for_level"]
+__all__ = ["LEVELS"]
 
 LEVELS: dict[str, tuple[str, dict[str, Any], float]] = {
     "beginner": ("random", {}, 0.01),
@@ -31,12 +29,3 @@ LEVELS: dict[str, tuple[str, dict[str, Any], float]] = {
     "master": ("ismcts", {"playouts": 96, "seconds": 1.0}, 1.0),
 }
 """Level name -> (bot name, bot options, stated seconds per decision), weakest first."""
-
-
-def bot_for_level(level: str, seed: int | None = None) -> Player:
-    """The bot playing at ``level`` (see :data:`LEVELS`)."""
-    if level not in LEVELS:
-        raise ValueError(f"unknown level {level!r}; levels are {', '.join(LEVELS)}")
-    from hoola.bots import make_bot
-
-    return make_bot(level, seed)

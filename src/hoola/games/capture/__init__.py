@@ -69,10 +69,11 @@ class CaptureGame:
         return determinize(view, rng)
 
     def expert(self, seed: int | None = None) -> Player:
-        """The capture games' rule-based bot (:class:`~hoola.games.capture.expert.ExpertBot`)."""
-        from hoola.games.capture.expert import ExpertBot
+        """The capture games' rule-based bot (:class:`~hoola.games.capture.expert.ExpertBot`),
+        with what a search asks of it (:class:`~hoola.games.capture.search.SearchGuide`)."""
+        from hoola.games.capture.search import SearchGuide
 
-        return ExpertBot(seed)
+        return SearchGuide(seed)
 
     def bots(self) -> Mapping[str, Callable[..., Player]]:
         """The capture games' own bots: the expert."""

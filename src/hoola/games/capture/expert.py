@@ -37,14 +37,12 @@ source: the seed only keeps the bot interface.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from hoola.core.cards import RANKS, format_card
 from hoola.games.capture.actions import Action, Dark, Play, Say, Stop
 from hoola.games.capture.expert_know import KING, QUEEN, Knowledge
-from hoola.games.capture.state import DealState
 from hoola.games.capture.views import View
 
 __all__ = ["ExpertBot", "Option", "options"]
@@ -88,20 +86,6 @@ class ExpertBot:
     def act(self, view: View) -> Action | None:
         """The expert's choice among ``view.legal`` (:meth:`explain`'s, without the reason)."""
         return self._choose(view, False)[0]
-
-    def candidates(self, view: View, prior: Action | None, k: int) -> list[Action | None]:
-        """The moves worth searching (for :mod:`hoola.bots.ismcts`), ``prior`` first: see
-        :func:`hoola.games.capture.search.candidates`."""
-        from hoola.games.capture.search import candidates  # search builds on this module
-
-        return candidates(view, prior, k)
-
-    def sample(self, view: View, rng: random.Random, lean: float = 0.0) -> DealState:
-        """A guess at the hidden cards for the search: see
-        :func:`hoola.games.capture.search.sample`."""
-        from hoola.games.capture.search import sample
-
-        return sample(view, rng, lean)
 
     def explain(self, view: View) -> tuple[Action | None, str]:
         """The expert's choice and a one-sentence reason in plain English."""

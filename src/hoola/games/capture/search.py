@@ -27,13 +27,13 @@ from typing import NamedTuple
 from hoola.core.fit import least_squares
 from hoola.games.capture.actions import Action, Play, Say
 from hoola.games.capture.determinize import determinize
-from hoola.games.capture.expert import Option, options
+from hoola.games.capture.expert import ExpertBot, Option, options
 from hoola.games.capture.expert_know import Knowledge
 from hoola.games.capture.rules import Rules
 from hoola.games.capture.state import DealState, _python_class
 from hoola.games.capture.views import View
 
-__all__ = ["HORIZON", "PLAIN", "SPREAD", "WORTH", "Horizon", "Worth", "candidates",
+__all__ = ["HORIZON", "PLAIN", "SPREAD", "WORTH", "Horizon", "SearchGuide", "Worth", "candidates",
            "sample", "worth_of"]
 
 SPREAD = 12.0  # card points within which a play is worth searching against the best
@@ -104,8 +104,6 @@ def fit_worth(preset: str, deals: int = 400, players: int = 4) -> Worth:
     end from where they stand at each trick's start: the rest of the hand's card points (each
     side's final returns less its card points captured so far) against the difference between
     the sides in points held, wilds held and the next lead (hands seeded 10000 on)."""
-    from hoola.games.capture.expert import ExpertBot  # the expert imports this module
-
     rules = Rules.preset(preset)
     bot = ExpertBot()
     rows: list[tuple[list[float], float]] = []
@@ -176,3 +174,17 @@ def _kind(view: View, o: Option) -> tuple[object, ...]:
     if isinstance(o.action, Play):
         return ("play", o.action.card % 13)
     return (type(o.action).__name__,)
+
+
+class SearchGuide(ExpertBot):
+    """The expert as the search's guide (:mod:`hoola.bots.ismcts`, through
+    :meth:`~hoola.core.game.Game.expert`): its choice, the moves worth trying besides it, and
+    guesses at the hidden cards."""
+
+    def candidates(self, view: View, prior: Action | None, k: int) -> list[Action | None]:
+        """The moves worth searching, ``prior`` first (:func:`candidates`)."""
+        return candidates(view, prior, k)
+
+    def sample(self, view: View, rng: random.Random, lean: float = 0.0) -> DealState:
+        """A guess at the hidden cards for the search (:func:`sample`)."""
+        return sample(view, rng, lean)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, TypeVar
 
@@ -24,40 +23,15 @@ from hoola.core.cards import format_card, rank_of
 from hoola.core.chance import shuffle
 from hoola.core.errors import IllegalActionError, NotationError, OutOfTurnError
 from hoola.core.game import Outcome
-from hoola.core.prefix import put
+from hoola.core.prefix import Prefix, put
 from hoola.games.capture.actions import Action, Dark, Play, Say, Stop, format_action, parse_action
+from hoola.games.capture.result import Result, side_label
 from hoola.games.capture.rules import SIGNALS, Rules, teams_for
+from hoola.games.capture.views import View
 
 __all__ = ["DealState", "Result", "side_label"]
 
 KING, QUEEN = 12, 11
-
-
-def side_label(side: Sequence[int], names: Sequence[str]) -> str:
-    """A side as records name it: ``"A+C"``, or a player's name when alone."""
-    return "+".join(names[q] for q in side)
-
-
-@dataclass(frozen=True, slots=True)
-class Result:
-    """A finished hand, by side (a team, or a player alone), in the order of ``sides``.
-
-    ``points`` are card points with the Hola doubling and the last trick; ``game_points`` are
-    None where the preset scores card points; ``carried`` is Ristikontra's 60-60 point carried
-    on; ``clean`` and ``outcome`` are Ristiklappi's; ``score`` is what the hand adds to the match
-    totals (points, game points, or a game won).
-    """
-
-    points: tuple[int, ...]
-    tricks: tuple[int, ...]
-    last: int
-    hola: int | None
-    game_points: tuple[int, ...] | None
-    carried: bool
-    clean: tuple[bool, ...] | None
-    outcome: str | None
-    winners: tuple[int, ...]
-    score: tuple[int, ...]
 
 
 _C = TypeVar("_C", bound=type)
@@ -325,8 +299,6 @@ class DealState:
 
     def view(self, player: object) -> Any:
         """What ``player`` may know now."""
-        from hoola.games.capture.views import view_of
-
         if type(player) is not int or not 0 <= player < self.n:
             raise IllegalActionError(f"there is no seat {player!r} at this table", "bad-player")
         return view_of(self, player)
@@ -609,3 +581,23 @@ def _distinct(hand: Sequence[int]) -> list[int]:
 
 def _rank(rank: int) -> str:
     return "A23456789TJQK"[rank]
+
+
+def _shown(state: DealState, player: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    if not state.rules.partner_sees_hand or state.stock or state.teams is None:
+        return ()
+    side = state.sides[state.side_of[player]]
+    return tuple((q, tuple(state.hands[q])) for q in side if q != player)
+
+
+def view_of(state: DealState, player: int) -> View:
+    """``player``'s view of ``state``, its values shared, not copied, where they are frozen."""
+    return View(
+        player, state.names, state.rules, state.dealer, state.sides, state.side_of,
+        tuple(state.hands[player]), _shown(state, player), tuple(len(h) for h in state.hands),
+        len(state.stock), len(state.leftover), tuple(state.trick), state.led, state.leader,
+        state.winner, state.deciding, state.turn, tuple(state.queue), state.captured,
+        state.tricks, state.taken, state.last_winner, state.leads,
+        state.phase1, state.kings_played, state.dirty, state.cleaned,
+        Prefix(state.history), state.darks, tuple(state.signals), state.signaled,
+        tuple(state.listed(player)), state.result, state.standing, state.carry)

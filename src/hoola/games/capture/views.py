@@ -11,13 +11,12 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from hoola.core.cards import RANKS, format_card, format_cards
-from hoola.core.prefix import Prefix
 from hoola.core.table import Moment, Score, Table, Zone
 from hoola.games.capture.actions import Action, Dark, format_action
+from hoola.games.capture.result import Result, side_label
 from hoola.games.capture.rules import Rules
-from hoola.games.capture.state import DealState, Result, side_label
 
-__all__ = ["View", "played_cards", "view_of"]
+__all__ = ["View", "played_cards"]
 
 
 class View(NamedTuple):
@@ -228,26 +227,6 @@ def _result_text(view: View) -> str:
         parts.append(" and ".join(view.label(s) for s in r.winners) +
                      (" win" if plural else " wins") + " the hand")
     return "; ".join(parts)
-
-
-def _shown(state: DealState, player: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    if not state.rules.partner_sees_hand or state.stock or state.teams is None:
-        return ()
-    side = state.sides[state.side_of[player]]
-    return tuple((q, tuple(state.hands[q])) for q in side if q != player)
-
-
-def view_of(state: DealState, player: int) -> View:
-    """``player``'s view of ``state``, its values shared, not copied, where they are frozen."""
-    return View(
-        player, state.names, state.rules, state.dealer, state.sides, state.side_of,
-        tuple(state.hands[player]), _shown(state, player), tuple(len(h) for h in state.hands),
-        len(state.stock), len(state.leftover), tuple(state.trick), state.led, state.leader,
-        state.winner, state.deciding, state.turn, tuple(state.queue), state.captured,
-        state.tricks, state.taken, state.last_winner, state.leads,
-        state.phase1, state.kings_played, state.dirty, state.cleaned,
-        Prefix(state.history), state.darks, tuple(state.signals), state.signaled,
-        tuple(state.listed(player)), state.result, state.standing, state.carry)
 
 
 def played_cards(view: View) -> list[int]:

@@ -19,10 +19,8 @@ makes the same choice. Decisions take well under a millisecond and never use a r
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any
 
 from hoola.core.cards import JOKER, SEVEN, format_card, format_cards
 from hoola.games.hoola.actions import (
@@ -258,18 +256,6 @@ class ExpertBot:
     def act(self, view: View) -> Action | None:
         """The expert's choice among ``view.legal`` (None lets a claimable discard go)."""
         return self.explain(view)[0]
-
-    def candidates(self, view: View, prior: Action | None, k: int) -> list[Action | None]:
-        """The moves worth searching here, ``prior`` first (:mod:`hoola.games.hoola.search`)."""
-        from hoola.games.hoola.search import candidates
-
-        return candidates(view, prior, k)
-
-    def sample(self, view: View, rng: random.Random, lean: float = 2.0) -> Any:
-        """A deal consistent with the view, the hidden cards as good players leave them."""
-        from hoola.games.hoola.search import sample
-
-        return sample(view, rng, lean)
 
     def explain(self, view: View) -> tuple[Action | None, str]:
         """The expert's choice and a one-sentence reason in plain English."""

@@ -65,10 +65,11 @@ class HoolaGame:
         return determinize(view, rng)
 
     def expert(self, seed: int | None = None) -> Player:
-        """The rule-based expert bot."""
-        from hoola.games.hoola.expert import ExpertBot
+        """The rule-based expert bot, with what a search asks of it
+        (:class:`~hoola.games.hoola.search.SearchGuide`)."""
+        from hoola.games.hoola.search import SearchGuide
 
-        return ExpertBot(seed=seed)
+        return SearchGuide(seed=seed)
 
     def bots(self) -> Mapping[str, Callable[..., Player]]:
         """Hoola's own bots: greedy (ends play when it can, discards its highest card) and

@@ -17,11 +17,11 @@ import random
 from hoola.core.chance import shuffle
 from hoola.games.hoola.actions import Action, Blast, Discard, Draw, Knock, Sevens, Take
 from hoola.games.hoola.determinize import determinize, state_from_view, unseen_cards
-from hoola.games.hoola.expert import Knowledge, card_value
+from hoola.games.hoola.expert import ExpertBot, Knowledge, card_value
 from hoola.games.hoola.state import DealState
 from hoola.games.hoola.views import View
 
-__all__ = ["candidates", "sample"]
+__all__ = ["SearchGuide", "candidates", "sample"]
 
 
 def candidates(view: View, prior: Action | None, k: int) -> list[Action | None]:
@@ -84,3 +84,17 @@ def sample(view: View, rng: random.Random, lean: float = 2.0) -> DealState:
     for q in order:
         hands.append(list(view.hand) if q == view.player else dealt[q])
     return state_from_view(view, hands, unseen[:view.stock_size], rng)
+
+
+class SearchGuide(ExpertBot):
+    """The expert as the search's guide (:mod:`hoola.bots.ismcts`, through
+    :meth:`~hoola.core.game.Game.expert`): its choice, the moves worth trying besides it, and
+    guesses at the hidden cards as good players leave them."""
+
+    def candidates(self, view: View, prior: Action | None, k: int) -> list[Action | None]:
+        """The moves worth searching here, ``prior`` first (:func:`candidates`)."""
+        return candidates(view, prior, k)
+
+    def sample(self, view: View, rng: random.Random, lean: float = 2.0) -> DealState:
+        """A deal consistent with the view (:func:`sample`)."""
+        return sample(view, rng, lean)

@@ -508,3 +508,44 @@ def _metric(text: str, name: str) -> float:
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(pytest.main([__file__, "-q"]))
+
+
+# -- watching a server -------------------------------------------------------------------------
+
+def test_health_and_metrics_tell_an_operator_what_the_server_does(tmp_path: Path) -> None:
+    from server_client import decide, first_legal, serve_in_thread, start
+
+    async def main(live: Any) -> None:
+        async with httpx.AsyncClient(base_url=live.http, timeout=WAIT) as http:
+            table = await create_table(http, "hoola", [{"bot": "random"}] * 3, **BOTS)
+            person = await Client.open(live.ws(table["table_id"]), {"token": table["token"]})
+            await start(http, table)
+            asked = await person.state(lambda m: m["asked"])
+            await decide(person, asked, first_legal(asked))
+            await person.state(lambda m: m["counter"] > asked["counter"]
+                               or (m["counter"] == asked["counter"] and not m["asked"]))
+            r = await http.get("/health")
+            code, body = r.status_code, r.json()
+            assert code == 200 and body["status"] == "ok" and body["store"] == "ok", body
+            assert body["redis"] is None and body["tables"] == 1 and body["sockets"] == 1, body
+
+            async def sampled() -> str | None:
+                text = (await http.get("/metrics")).text
+                return text if _metric(text, "hoola_event_loop_lag_seconds_count") > 0 else None
+
+            text = await until(sampled, "the loop's lag sampled")
+            assert _metric(text, 'hoola_decisions_total{result="accepted"}') >= 1
+            assert _metric(text, "hoola_decision_seconds_count") >= 1
+            assert _metric(text, 'hoola_sockets{role="seat"}') == 1
+            assert _metric(text, "hoola_tables") == 1
+            assert _metric(text, "hoola_actions_stored_total") >= 1
+            assert _metric(text, "hoola_store_errors_total") == 0
+            assert "hoola_redis_up" not in text  # alone: no Redis to watch
+            await person.send({"type": "act", "action": "Host knock", "counter": 0})
+            await person.error()
+            after = (await http.get("/metrics")).text
+            assert _metric(after, 'hoola_decisions_total{result="refused"}') >= 1
+            await person.close()
+
+    with serve_in_thread(f"sqlite:///{tmp_path / 'tables.db'}") as live:
+        run(main(live))

@@ -1,12 +1,9 @@
 """One table at play on the server: its match, its moments, its timers and its bots.
 
-A *moment* is the state between two accepted actions: the seats that may act
-(:meth:`~hoola.core.game.GameState.actors`). When some of them may let it pass (a claim on a
-Hoola discard, a Kalookie warning), the moment is a *window*: it stays open for the table's
-``claim_seconds``, collects what arrives in arrival order, and when it closes (or everyone has
-decided) the game's own :meth:`~hoola.core.game.GameState.resolve` says which decision stands.
-Otherwise the one seat to act is waited for, its turn timer running; a bot plays for a person who
-runs out of time or has no connection. Every accepted action is stored before it is applied and
+The moments are :mod:`hoola.core.flow`'s (who may act, which decisions a window takes, which one
+stands, who is told how a race went); the room adds the clock. A window stays open for the
+table's ``claim_seconds``; otherwise the one seat to act is waited for, its turn timer running;
+a bot plays for a person who runs out of time or has no connection. Every accepted action is stored before it is applied and
 announced, so the table can be rebuilt from its stored actions (:meth:`Room.rebuild`).
 
 Everything here runs on the server's event loop under the room's lock; bots think in a thread.
@@ -20,10 +17,11 @@ import logging
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
+from hoola.core import flow
 from hoola.core.errors import HoolaError
+from hoola.core.flow import Moment
 from hoola.core.game import Game, GameState, Match, Player
 from hoola.core.registry import get_game
 from hoola.server.store import (
@@ -37,7 +35,7 @@ from hoola.server.store import (
 )
 from hoola.server.views import seat_message, spectator_message
 
-__all__ = ["Moment", "Room", "RoomError", "Send"]
+__all__ = ["Room", "RoomError", "Send"]
 
 RESUME_GRACE = 15.0
 """Seconds a person has to come back after the table is rebuilt (a restart) before a bot stands
@@ -57,28 +55,6 @@ class RoomError(HoolaError):
     """A request the table refuses; ``code`` and message go back to the client."""
 
     code = "refused"
-
-
-@dataclass
-class Moment:
-    """Who may act now, what they decided (in arrival order), and the deadlines."""
-
-    counter: int
-    actors: frozenset[int]
-    passers: frozenset[int]
-    decisions: list[Any] = field(default_factory=list)
-    decided: set[int] = field(default_factory=set)
-    window_deadline: float | None = None
-    turn_deadline: float | None = None
-    closed: bool = False
-    shown: bool = False
-    """Whether the table shows a window: then it waits for everyone in it (or its deadline);
-    otherwise those who may pass (a seat that could show four sevens) act if they are quick."""
-
-    @property
-    def is_window(self) -> bool:
-        """Whether several decisions are collected before one stands."""
-        return bool(self.passers)
 
 
 class Room:
@@ -217,76 +193,39 @@ class Room:
             raise RoomError(f"stale action: the table is at {self.counter}, not "
                             f"{repr(counter)[:20]}; "
                             "act on the newest state", "stale")
-        if seat not in moment.actors:
-            if text is not None:
-                action = _parse(state, text, self.names, seat)
-                # The game says why for the seat's own action only: verifying another seat's
-                # would tell whether that seat holds the cards named.
-                if getattr(action, "player", None) == seat:
-                    state.verify(action)
-            raise RoomError(f"{self.names[seat]} may not act now", "out-of-turn")
-        if seat in moment.decided:
-            raise RoomError(f"{self.names[seat]} has already decided at this moment",
-                            "already-decided")
-        if moment.closed and seat in moment.passers and seat not in self._mandatory(moment):
-            raise RoomError("too late: the window has closed", "window-closed")
-        if text is None:
-            if seat not in moment.passers:
-                raise RoomError(f"{self.names[seat]} must act now and cannot pass", "must-act")
-            moment.decided.add(seat)
-        else:
-            action = _parse(state, text, self.names, seat)
-            if getattr(action, "player", None) != seat:
-                raise RoomError(f"you hold {self.names[seat]}'s seat and act for it alone",
-                                "not-your-seat")
-            state.verify(action)
-            if not moment.is_window:
-                self._accept(action)
-                return
-            moment.decisions.append(action)
-            moment.decided.add(seat)
+        action = None if text is None else _parse(state, text, self.names, seat)
+        now = flow.decide(state, moment, seat, action)
+        if now is not None:
+            self._accept(now)
+            return
         self._settle()
         if self.moment is moment and not moment.closed:
             # The decision waits for the window: the decider alone is told it was taken (its
             # state, no longer asked); nobody else learns who has decided.
             self.send(seat, seat_message(self, seat))
 
-    def _mandatory(self, moment: Moment) -> frozenset[int]:
-        return moment.actors - moment.passers
-
     def _settle(self) -> None:
         """Resolve a window once it has closed or everyone in it has decided."""
         moment, state = self.moment, self.state
         assert moment is not None and state is not None
-        # Outside a shown window nobody waits for a seat that may pass: waiting would tell.
-        waited = moment.actors if moment.shown else self._mandatory(moment)
-        if not moment.closed and not waited <= moment.decided:
+        settled = flow.settle(state, moment)
+        if settled is None:
             return
-        moment.closed = True
-        chosen = state.resolve(moment.decisions)
-        if chosen is None:
+        if settled.action is None:
             self._announce()  # the window is closed; the seat whose turn it is still decides
             return
-        won = state.format(chosen)
-        claims = [{"seat": d.player, "action": state.format(d), "result": "lost", "winner": won}
-                  for d in moment.decisions if d is not chosen]
-        # The winner is told when it claimed out of turn, or when it beat someone to the
-        # moment (the seat whose turn it is, too, when it took the discard first).
-        if chosen.player in moment.passers or claims:
-            claims.append({"seat": chosen.player, "action": won, "result": "won",
-                           "winner": won})
         try:
-            self._accept(chosen, claims)
+            self._accept(settled.action, settled.claims)
         except HoolaError as exc:
             if exc.code != "unavailable":
                 raise
             # Not stored, not taken: everyone who decided in the window is told why (the
             # seat whose decision closed it among them), and is asked again when it reopens.
             refusal = {"type": "error", "code": exc.code, "message": exc.message}
-            for seat in sorted({d.player for d in moment.decisions}):
+            for seat in flow.deciders(moment):
                 self.send(seat, refusal)
 
-    def _accept(self, action: Any, claims: Sequence[dict[str, Any]] = ()) -> None:
+    def _accept(self, action: Any, claims: Sequence[flow.Claim] = ()) -> None:
         """Store, apply and announce an action the engine has checked, and tell the claimants
         of a window how their claims went. When it cannot be stored nothing changes: the
         table halts and tries again (:meth:`_halt`)."""
@@ -309,7 +248,8 @@ class Room:
         state.apply(action)
         self.counter += 1
         for claim in claims:
-            self.send(claim["seat"], {"type": "claim", **claim})
+            self.send(claim.seat, {"type": "claim", "seat": claim.seat, "action": claim.action,
+                                   "result": claim.result, "winner": claim.winner})
         saved = True
         if state.is_over:
             self._after_deal()
@@ -364,26 +304,18 @@ class Room:
             self.moment = None
             self._announce()
             return
-        actors = state.actors()
-        passers = frozenset(q for q in actors if state.view(q).can_pass)
-        shown = _window_shown(state)
-        if shown:
-            # A window opened only when someone can claim would tell everyone that someone can:
-            # while the table shows a window, every seat that may let it pass is in it, whether
-            # or not it holds anything to claim with, and its bots take their time alike.
-            idle = frozenset(q for q in range(self.n)
-                             if q not in actors and state.view(q).can_pass)
-            actors, passers = actors | idle, passers | idle
+        # While the table shows a window every seat that may let it pass is in it (flow), and
+        # its bots take their time alike, claimants or not.
+        moment = flow.open_moment(state, self.counter)
         now = time.time()
-        moment = Moment(self.counter, actors, passers, shown=shown)
-        if shown:
+        if moment.shown:
             moment.window_deadline = now + self.setting("claim_seconds", 3.0)
             self._later(moment.window_deadline - now, self._close_window, moment.counter)
         turn = self.setting("turn_seconds", 60.0)
         if turn > 0:
             moment.turn_deadline = now + turn
         self.moment = moment
-        for q in actors:
+        for q in moment.actors:
             self._schedule(q, moment)
         self._announce()
 
@@ -422,7 +354,7 @@ class Room:
             moment = self.moment
             if moment is None or moment.counter != counter or moment.closed:
                 return
-            moment.closed = True
+            flow.close(moment)
             with contextlib.suppress(HoolaError):  # a halt: the table tries again
                 self._settle()
 
@@ -565,12 +497,6 @@ class Room:
             self.send(q, seat_message(self, q))
         if self.watched():  # the public table costs every seat's view: only for an audience
             self.send(None, spectator_message(self))
-
-
-def _window_shown(state: Any) -> bool:
-    """Whether the public table shows a window open (a Hoola discard others may claim, a
-    Kalookie warning): what every seat can tell, whoever may act in it."""
-    return state.view(0).table().moment.window is not None
 
 
 def _parse(state: GameState, text: str, names: tuple[str, ...], seat: int) -> Any:

@@ -23,7 +23,7 @@ PROTOCOL = "hoola-server/1"
 
 
 class Waiting(Protocol):
-    """A moment of a table as the messages tell it (:class:`hoola.server.room.Moment`)."""
+    """A moment of a table as the messages tell it (:class:`hoola.core.flow.Moment`)."""
 
     @property
     def actors(self) -> Set[int]: ...

@@ -4,30 +4,42 @@
 Run from the repository root::
 
     python benchmarks/server_load.py                      # 100 Hoola tables, 20 s measured
-    python benchmarks/server_load.py --tables 500 --procs 2
-    python benchmarks/server_load.py --tables 500 --think 0.5 --procs 2   # a person's pace
+    python benchmarks/server_load.py --tables 1000 --think 3 --procs 2   # a person's pace
     python benchmarks/server_load.py --profile py-spy     # where the server's time goes
-    python benchmarks/server_load.py --redis auto --servers 2             # scale-out
+    python benchmarks/server_load.py --tables 2000 --think 3 --procs 2 --servers 2 --redis auto
 
 It starts the server (``python -m hoola serve``, or ``--servers`` of them sharing ``--redis``)
-on free loopback ports with a throwaway SQLite database, then client processes open every table:
-the first client creates it, the others join by its invite, every seat a *person* on its own
-WebSocket (so every action travels client -> server -> store -> every seat), acting as soon as
-it is asked (or after ``--think`` seconds) with a uniformly random choice among its view's legal
-moves and, where it may, letting the moment pass. Claim windows close as soon as every claimant
-has decided (``--claim-seconds`` is only their limit), no bot ever plays (``turn_seconds = 0``).
-A table that ends is replaced by a new one, so the load stays the same for the whole run.
+on free loopback ports with a throwaway SQLite database and the per-address limits off (every
+client here is 127.0.0.1), then client processes open every table: the first client creates
+it, the others join by its invite, every seat a *person* on its own WebSocket (so every action
+travels client -> server -> store -> every seat), seat *q* of table *i* on server *i* + *q*
+(or all on server *i* with ``--by-table``). No bot ever plays (``turn_seconds = 0``). A table
+that ends is replaced by a new one, so the load stays the same for the whole run.
+
+A person acts as people do (the browser UI too): in a claim window where they hold nothing to
+claim they pass at once; on their turn they think ``--think`` seconds (uniform from half to one
+and a half times; 0: at once), and when they could claim, as long but well inside the window's
+deadline (:data:`WITHIN` of the time left); a state that comes while they think replaces the one
+they were thinking about, so they act on the newest state only, never on one gone. Their client
+reads every message as it comes, thinking or not. They choose at random among their view's legal
+moves and, where they may, passing, keeping under the server's 10 messages a second.
 
 After ``--warmup`` seconds it measures for ``--seconds``:
 
-* **decisions/s**: act and pass messages the clients sent; **stored actions/s**: rows the server
-  stored (passes are not stored);
-* **latency**, from the moment a client sent the decision that moved the table on (the last one,
-  when a window waits for several) to the moment each seat's client received the state message
-  that announces it: p50, p90, p99, max, over every seat's receipt;
+* **decisions/s**: act and pass messages the clients sent (and the passes sent at once);
+  **stored actions/s**: rows the server stored (passes are not stored);
+* **latency as a person feels it**, from sending a decision to the first message that answers
+  it: the new state when it moved the table on, the server's acknowledgement (the decider's
+  state again, no longer asked) when a window it decided in stays open, or a refusal;
+  p50, p90, p99, max over every decision, and apart by answer;
+* **announced to each seat**: from the send of a decision that moved the table on to each seat's
+  receipt of the state it made (what the others feel of it);
+* **waits for a window**, apart and no latency: from a decision's acknowledgement to the state
+  that moves the table on (the others' thinking, or the window's ``--claim-seconds``);
 * **CPU** of each server process (its user + system time over the measured seconds, 100% = one
-  core; and per decision) and of the clients, and how long each server was ready to run but
-  waited for a CPU (on a shared machine, most of the latency).
+  core; and per decision) and of the clients (on the same cores), and how long each server was
+  ready to run but waited for a CPU (on a shared machine, most of the latency);
+* the refusals the servers sent, by code.
 
 Everything listens on 127.0.0.1 and the run is bounded (``--seconds``, ``--timeout``). With
 ``--profile cprofile`` the server runs under cProfile (slower); ``--profile py-spy`` samples it
@@ -69,6 +81,13 @@ except ImportError:  # pragma: no cover
 
 RATE, BURST = 9.0, 25.0
 """The clients keep under the server's limit of 10 messages a second per connection."""
+WITHIN = 0.6
+LIMITS_OFF = ("sockets_per_address", "tables_per_minute", "waiting_tables_per_address")
+"""The per-address limits ``hoola serve`` is started without: every table and socket here comes
+from 127.0.0.1 (start a server given with ``--url`` with ``--limit KEY=0`` for each)."""
+ANSWERED = 1.0
+"""Seconds the clients go on reading after the measured time, for the last answers."""
+"""A person who could claim decides within this share of the time left in the window."""
 
 
 # -- servers ------------------------------------------------------------------------------------
@@ -143,6 +162,8 @@ def start_server(db: str, workdir: Path, index: int, redis: str | None,
     args += ["-m", "hoola", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db]
     if redis is not None:
         args += ["--redis", redis]
+    for limit in LIMITS_OFF:
+        args += ["--limit", f"{limit}=0"]
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
     with open(log, "wb") as out:
         process = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, env=env,
@@ -194,19 +215,40 @@ class Stats:
 
     sent: int = 0
     sent_in_window: int = 0
-    turn_ms: list[float] = field(default_factory=list)
-    window_ms: list[float] = field(default_factory=list)
+    at_once: int = 0  # of those measured: passes with nothing to claim, sent without a pause
+    moved_ms: list[float] = field(default_factory=list)
+    acked_ms: list[float] = field(default_factory=list)
+    refused_ms: list[float] = field(default_factory=list)
+    seen_ms: list[float] = field(default_factory=list)
+    window_wait_ms: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
+    unanswered: int = 0
     games: int = 0
     cpu: float = 0.0
 
 
 @dataclass
 class TableRun:
-    """One table as its clients see it: when each counter was last acted on."""
+    """One table as its clients see it: when each seat first received each state number, and
+    which decision moved the table to it (when one did, not a window's timer)."""
 
-    sent_at: dict[int, float] = field(default_factory=dict)
     connected: asyncio.Event = field(default_factory=asyncio.Event)
+    received: dict[int, list[float]] = field(default_factory=dict)
+    moved_by: dict[int, float] = field(default_factory=dict)
+    persons: list[Person] = field(default_factory=list)
+
+
+@dataclass
+class Person:
+    """One seat's person: the newest state their client holds, and their decision in flight."""
+
+    latest: dict[str, Any] | None = None
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    pending: tuple[int, float] | None = None  # (counter, sent at) of a decision not yet answered
+    acked_at: float | None = None  # when a decision was taken into a window that stays open
+    acted: int = -1  # the counter last decided at
+    tries: int = 0  # decisions refused at that counter
+    over: bool = False
 
 
 class Clients:
@@ -221,6 +263,7 @@ class Clients:
         self.stop = asyncio.Event()
         self.rng = random.Random(cfg["seed"] + first)
         self.http: Any = None
+        self.runs: list[TableRun] = []
 
     def measuring(self, t: float) -> bool:
         return self.begin <= t <= self.end
@@ -228,6 +271,11 @@ class Clients:
     async def run(self, ready: Any, go: Any, quit_: Any, times: Any, out: Any) -> None:
         import httpx
 
+        from hoola.server.heap import tend
+
+        # The clients hold every table's newest states too: without this, the collector's
+        # pauses here would count as the server's latency.
+        tending = asyncio.create_task(tend())
         limits = httpx.Limits(max_connections=32, max_keepalive_connections=32)
         async with httpx.AsyncClient(timeout=self.cfg["timeout"], limits=limits) as http:
             self.http = http
@@ -247,10 +295,13 @@ class Clients:
                 await asyncio.sleep(min(0.2, max(0.0, self.end - time.time())))
             self.stats.cpu = _cpu() - (cpu0 if cpu0 is not None else _cpu())
             self.stop.set()  # no more decisions; the sockets stay open until the servers stop,
-            out.put(self.stats)  # so no bot takes a seat while they are being measured
+            await asyncio.sleep(ANSWERED)  # so no bot takes a seat while they are being
+            self.collect()  # measured; the last decisions' answers come in meanwhile
+            out.put(self.stats)
             await asyncio.to_thread(quit_.wait)
             for task in tasks:
                 task.cancel()
+            tending.cancel()
 
     async def table_loop(self, index: int, gate: asyncio.Semaphore,
                          set_up: asyncio.Future[None]) -> None:
@@ -275,6 +326,7 @@ class Clients:
         n = cfg["players"]
         async with gate:
             base = bases[index % len(bases)]
+            spread = 0 if cfg["by_table"] else 1  # seat q on server index + q, or all on one
             r = await self.http.post(f"http://{base}/api/tables", json={
                 "game": cfg["game"], "name": "P0", "seats": [{}] * (n - 1),
                 "deals": cfg["deals"], "claim_seconds": cfg["claim_seconds"],
@@ -284,16 +336,17 @@ class Clients:
             tid = t["table_id"]
             tokens = [t["token"]]
             for q in range(1, n):
-                r = await self.http.post(f"http://{bases[(index + q) % len(bases)]}/api/tables/"
-                                         f"{tid}/join", json={"invite": t["invite"],
-                                                              "name": f"P{q}"})
+                joiner = bases[(index + spread * q) % len(bases)]
+                r = await self.http.post(f"http://{joiner}/api/tables/{tid}/join",
+                                         json={"invite": t["invite"], "name": f"P{q}"})
                 r.raise_for_status()
                 tokens.append(r.json()["token"])
             run = TableRun()
+            self.runs.append(run)
             sockets = []
             for q in range(n):
                 ws = await websockets.connect(
-                    f"ws://{bases[(index + q) % len(bases)]}/ws/{tid}", max_size=2**22,
+                    f"ws://{bases[(index + spread * q) % len(bases)]}/ws/{tid}", max_size=2**22,
                     open_timeout=cfg["timeout"], ping_interval=None,
                     compression=None if cfg["no_compression"] else "deflate")
                 await ws.send(json.dumps({"type": "hello", "token": tokens[q]}))
@@ -301,11 +354,15 @@ class Clients:
         try:
             seats = [asyncio.create_task(self.seat(ws, q, run)) for q, ws in enumerate(sockets)]
             await asyncio.wait_for(run.connected.wait(), cfg["timeout"])
-            if not set_up.done():
+            first = not set_up.done()
+            if first:
                 set_up.set_result(None)
             await self.go.wait()
-            r = await self.http.post(f"http://{base}/api/tables/{tid}/start",
-                                     headers={"Authorization": f"Bearer {t['token']}"})
+            if first:  # the first tables start over the warm-up's first half, not all at once
+                await asyncio.sleep(self.rng.uniform(0, cfg["warmup"] / 2))
+            async with gate:  # httpx's pool slows down with every request queued in it
+                r = await self.http.post(f"http://{base}/api/tables/{tid}/start",
+                                         headers={"Authorization": f"Bearer {t['token']}"})
             r.raise_for_status()
             outcomes = await asyncio.gather(*seats, return_exceptions=True)
             failed = [o for o in outcomes if isinstance(o, BaseException)]
@@ -319,25 +376,44 @@ class Clients:
                     await ws.close()
 
     async def seat(self, ws: Any, q: int, run: TableRun) -> None:
-        """One person: acts when asked, measures each announcement's latency."""
+        """One person: their client reads every message as it comes (what it measures), and
+        the person decides on the newest state."""
         from websockets.exceptions import ConnectionClosed
 
+        person = Person()
+        run.persons.append(person)
+        decider = asyncio.create_task(self._decide(ws, person, run))
         try:
-            await self._seat(ws, run)
+            await self._read(ws, person, run)
         except ConnectionClosed:
             if not self.stop.is_set():  # the servers stop at the end: that is no failure
                 raise
+        finally:
+            decider.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await decider
 
-    async def _seat(self, ws: Any, run: TableRun) -> None:
-        stats, cfg = self.stats, self.cfg
-        seen, window_at, acted = 0, False, -1
-        tokens, stamp = BURST - 1, time.monotonic()
+    async def _read(self, ws: Any, person: Person, run: TableRun) -> None:
+        """Every message, timed as it arrives: the answer to the person's decision in flight
+        (a new state, the acknowledgement of a decision a window keeps, or a refusal), and
+        each new state's receipt."""
+        stats = self.stats
+        seen = 0
         async for raw in ws:
             received = time.time()
             m = loads(raw)
             kind = m["type"]
+            pending = person.pending
             if kind == "error":
                 stats.errors[m["code"]] += 1
+                if pending is not None:
+                    person.pending = None
+                    if self.measuring(pending[1]):
+                        stats.refused_ms.append((received - pending[1]) * 1000)
+                    person.tries += 1
+                    if person.tries < 3:  # a refused decision: the person may try again
+                        person.acted = -1
+                    person.changed.set()
                 continue
             if kind != "state":
                 continue
@@ -345,20 +421,62 @@ class Clients:
             if not run.connected.is_set() and all(s["connected"] for s in m["seats"]):
                 run.connected.set()
             if counter > seen:
-                sent = run.sent_at.get(seen)
-                if sent is not None and self.measuring(sent):
-                    (stats.window_ms if window_at else stats.turn_ms).append(
-                        (received - sent) * 1000)
                 seen = counter
-                moment = m["moment"]
-                window_at = bool(moment and moment["window"])
+                run.received.setdefault(counter, []).append(received)
+                if person.acked_at is not None:  # the window a decision waited for is over
+                    if self.measuring(person.acked_at):
+                        stats.window_wait_ms.append((received - person.acked_at) * 1000)
+                    person.acked_at = None
+            if pending is not None:
+                at_counter, sent = pending
+                if counter > at_counter:  # it moved the table on (or was overtaken)
+                    person.pending = None
+                    run.moved_by.setdefault(counter, sent)
+                    if self.measuring(sent):
+                        stats.moved_ms.append((received - sent) * 1000)
+                elif counter == at_counter and not m["asked"]:  # taken; the window stays open
+                    person.pending = None
+                    person.acked_at = received
+                    if self.measuring(sent):
+                        stats.acked_ms.append((received - sent) * 1000)
+            person.latest = m
             if m["status"] == "over":
+                person.over = True
+            person.changed.set()
+            if person.over:
                 return
-            if not m["asked"] or acted == counter or self.stop.is_set():
+
+    async def _decide(self, ws: Any, person: Person, run: TableRun) -> None:
+        """A person: passes at once in a window where they hold nothing to claim; thinks
+        (``--think``) on their turn, and when they could claim, well inside the window's
+        deadline; acts on the newest state, never on one gone."""
+        tokens, stamp = BURST - 1, time.monotonic()
+        while True:
+            await person.changed.wait()
+            person.changed.clear()
+            m = person.latest
+            if m is None or person.over or self.stop.is_set():
                 continue
-            acted = counter
-            if cfg["think"] > 0:
-                await asyncio.sleep(self.rng.uniform(0.5, 1.5) * cfg["think"])
+            counter = m["counter"]
+            if not m["asked"] or person.acted == counter or person.pending is not None:
+                continue
+            if counter != person.acted:
+                person.tries = 0
+            pause = self._pause(m)
+            until = time.monotonic() + pause
+            while pause > 0:  # thinking; a newer state may come meanwhile
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(person.changed.wait(), pause)
+                person.changed.clear()
+                pause = until - time.monotonic()
+                latest = person.latest
+                if latest is None or latest["counter"] != counter or not latest["asked"]:
+                    break  # the moment has gone: think again about the newest state
+            m = person.latest
+            if m is None or m["counter"] != counter or not m["asked"] or person.over \
+                    or self.stop.is_set():
+                person.changed.set()
+                continue
             legal = m["view"]["legal"]
             choices = len(legal) + (1 if m["can_pass"] else 0)
             pick = self.rng.randrange(choices) if choices else -1
@@ -374,10 +492,39 @@ class Clients:
                 tokens, stamp = 1.0, time.monotonic()
             tokens -= 1
             at = time.time()
-            run.sent_at[counter] = at  # the last decision at a counter is what moves it on
+            person.acted = counter
+            person.pending = (counter, at)
             await ws.send(json.dumps(message))
-            stats.sent += 1
-            stats.sent_in_window += self.measuring(at)
+            self.stats.sent += 1
+            if self.measuring(at):
+                self.stats.sent_in_window += 1
+                self.stats.at_once += not m["view"]["legal"] and m["can_pass"]
+
+    def _pause(self, m: dict[str, Any]) -> float:
+        """How long the person thinks before acting on state ``m``: nothing with nothing to
+        claim, else about ``--think`` seconds, kept well inside a window's deadline."""
+        think = self.cfg["think"]
+        if think <= 0 or (not m["view"]["legal"] and m["can_pass"]):
+            return 0.0
+        pause = self.rng.uniform(0.5, 1.5) * think
+        moment = m["moment"] or {}
+        deadline = moment.get("window_deadline") if m["can_pass"] else None
+        if deadline is not None:
+            pause = min(pause, max(0.0, WITHIN * (deadline - time.time())))
+        return float(pause)
+
+    def collect(self) -> None:
+        """What every seat saw of each state a decision moved the table to: from that
+        decision's send to each seat's receipt (the announcement as the others feel it)."""
+        for run in self.runs:
+            for counter, sent in run.moved_by.items():
+                if self.measuring(sent):
+                    self.stats.seen_ms.extend((r - sent) * 1000
+                                              for r in run.received.get(counter, ()))
+            for person in run.persons:
+                pending = person.pending
+                if pending is not None and self.begin <= pending[1] <= self.end - 1:
+                    self.stats.unanswered += 1
 
 
 def _cpu() -> float:
@@ -448,6 +595,9 @@ def main(argv: list[str] | None = None) -> int:
                                                                "need --redis)")
     parser.add_argument("--redis", default=None, metavar="URL",
                         help="share tables through this Redis; 'auto' starts a redis-server")
+    parser.add_argument("--by-table", action="store_true",
+                        help="every seat of a table on the same server (as a load balancer "
+                             "routing by table would), not spread over the servers")
     parser.add_argument("--db", default=None, help="the servers' database (default: a "
                                                    "temporary SQLite file)")
     parser.add_argument("--url", default=None, metavar="HOST:PORT", action="append",
@@ -495,8 +645,8 @@ def main(argv: list[str] | None = None) -> int:
             bases = [s.base for s in servers]
         cfg = {"bases": bases, "game": args.game, "players": args.players,
                "deals": args.deals, "claim_seconds": args.claim_seconds, "think": args.think,
-               "timeout": args.timeout, "seed": args.seed,
-               "no_compression": args.no_compression}
+               "timeout": args.timeout, "seed": args.seed, "warmup": args.warmup,
+               "no_compression": args.no_compression, "by_table": args.by_table}
         ctx = multiprocessing.get_context("spawn")
         here = str(Path(__file__).resolve().parent)
         if here not in sys.path:  # the client processes import this module by name
@@ -547,7 +697,7 @@ def main(argv: list[str] | None = None) -> int:
         for s in servers:  # before the clients hang up: no bot takes their seats meanwhile
             s.stop()
         quit_.set()
-        report = summarise(args, results, setup, cpu0, cpu1, rss, stored1 - stored0)
+        report = summarise(args, results, setup, cpu0, cpu1, rss, stored1 - stored0, times[0])
         report["server_cpu_wait_percent"] = [round(100 * w / args.seconds, 1) for w in waited]
         raw = None
         if spy is not None:
@@ -580,27 +730,36 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def summarise(args: argparse.Namespace, results: list[Stats], setup: float, cpu0: list[float],
-              cpu1: list[float], rss: list[float], stored: int) -> dict[str, Any]:
+              cpu1: list[float], rss: list[float], stored: int,
+              measured_from: float) -> dict[str, Any]:
     """Every figure of the run."""
-    turn = [x for r in results for x in r.turn_ms]
-    window = [x for r in results for x in r.window_ms]
+    def every(name: str) -> list[float]:
+        return [x for r in results for x in getattr(r, name)]
+
+    moved, acked, refused = every("moved_ms"), every("acked_ms"), every("refused_ms")
     errors: Counter[str] = Counter()
     for r in results:
         errors.update(r.errors)
     decisions = sum(r.sent_in_window for r in results)
     server_cpu = sum(b - a for a, b in zip(cpu0, cpu1, strict=True))
     return {
-        "command": " ".join(sys.argv),
+        "command": " ".join(sys.argv), "measured_from": round(measured_from, 3),
         "tables": args.tables, "game": args.game, "players": args.players,
         "think": args.think, "servers": max(args.servers, len(args.url or [])),
-        "client_procs": args.procs, "seconds": args.seconds, "setup_seconds": round(setup, 1),
+        "client_procs": args.procs, "by_table": args.by_table, "seconds": args.seconds,
+        "setup_seconds": round(setup, 1),
         "decisions_per_s": decisions / args.seconds,
         "stored_actions_per_s": stored / args.seconds if cpu0 else None,
         "server_cpu_ms_per_decision": round(1000 * server_cpu / decisions, 3)
         if cpu0 and decisions else None,
-        "latency_ms": percentiles(turn + window),
-        "latency_after_turn_ms": percentiles(turn),
-        "latency_after_window_ms": percentiles(window),
+        "passes_at_once_per_s": sum(r.at_once for r in results) / args.seconds,
+        "latency_ms": percentiles(moved + acked + refused),
+        "latency_moved_ms": percentiles(moved),
+        "latency_acked_ms": percentiles(acked),
+        "latency_refused_ms": percentiles(refused),
+        "announced_ms": percentiles(every("seen_ms")),
+        "window_wait_ms": percentiles(every("window_wait_ms")),
+        "unanswered": sum(r.unanswered for r in results),
         "server_cpu_percent": [round(100 * (b - a) / args.seconds, 1)
                                for a, b in zip(cpu0, cpu1, strict=True)],
         "server_rss_mib": [round(x, 1) for x in rss],
@@ -662,21 +821,30 @@ def cprofile_summary(path: Path, top: int = 30) -> dict[str, Any]:
 
 def print_report(r: dict[str, Any]) -> None:
     """The figures, as text."""
-    def lat(d: dict[str, float]) -> str:
+    def lat(d: dict[str, float], what: str = "decisions") -> str:
         if not d.get("n"):
             return "none measured"
         return (f"p50 {d['p50']:.1f}  p90 {d['p90']:.1f}  p99 {d['p99']:.1f}  "
-                f"max {d['max']:.1f} ms  ({d['n']} receipts)")
+                f"max {d['max']:.1f} ms  ({d['n']} {what})")
 
     print(f"{r['tables']} tables of {r['game']} ({r['players']} people each, think "
-          f"{r['think']:g} s), {r['servers']} server(s), {r['client_procs']} client process(es), "
+          f"{r['think']:g} s), {r['servers']} server(s)"
+          + (" (a table's seats on one)" if r["by_table"] and r["servers"] > 1 else "")
+          + f", {r['client_procs']} client process(es), "
           f"{r['seconds']:g} s measured (set-up {r['setup_seconds']:g} s)")
     stored = r["stored_actions_per_s"]
-    print(f"decisions/s {r['decisions_per_s']:.0f}"
+    print(f"decisions/s {r['decisions_per_s']:.0f} ({r['passes_at_once_per_s']:.0f} passes "
+          "at once with nothing to claim)"
           + (f", stored actions/s {stored:.0f}" if stored is not None else ""))
-    print(f"latency, all            {lat(r['latency_ms'])}")
-    print(f"latency, after a turn   {lat(r['latency_after_turn_ms'])}")
-    print(f"latency, after a window {lat(r['latency_after_window_ms'])}")
+    print(f"latency, act -> answer  {lat(r['latency_ms'])}")
+    print(f"  the table moved on    {lat(r['latency_moved_ms'])}")
+    print(f"  taken, window open    {lat(r['latency_acked_ms'])}")
+    print(f"  refused               {lat(r['latency_refused_ms'])}")
+    print(f"announced to each seat  {lat(r['announced_ms'], 'receipts')}")
+    print(f"waits for a window (its timer or the others; not latency) "
+          f"{lat(r['window_wait_ms'], 'waits')}")
+    if r["unanswered"]:
+        print(f"decisions never answered {r['unanswered']}")
     per = r["server_cpu_ms_per_decision"]
     print(f"server CPU {r['server_cpu_percent']} % of a core"
           + (f" ({per:.2f} ms a decision)" if per is not None else "")

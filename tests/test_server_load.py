@@ -2,16 +2,22 @@
 
 * The views of a table's state are built once per state and shared by the announcements of that
   state (:mod:`hoola.server.views`): never stale, whatever the moves.
-* ``benchmarks/server_load.py`` runs end to end on a few tables: real server, real sockets.
+* ``benchmarks/server_load.py`` runs end to end on a few tables: real server, real sockets. Its
+  people act as people do: at once with nothing to claim, thinking on their turn and inside a
+  window's deadline when they could claim, on the newest state only.
+* The server keeps the garbage collector's pauses off its event loop (:mod:`hoola.server.heap`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
 import importlib
 import json
 import random
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -97,6 +103,100 @@ def test_the_load_benchmark_plays_tables_through_real_sockets(tmp_path: Path) ->
     assert 0 < report["latency_ms"]["p50"] <= report["latency_ms"]["max"]
     assert report["server_cpu_percent"][0] > 0
     assert report["errors"] == {}
+
+
+def test_the_load_benchmarks_people_think_and_act_on_the_newest_state(tmp_path: Path) -> None:
+    """People who think: every decision is answered (a new state, or its acknowledgement while
+    its window stays open), and none is refused as stale or too late."""
+    bench = _module("server_load")
+    out = tmp_path / "load.json"
+    assert bench.main(["--tables", "3", "--seconds", "3", "--warmup", "1", "--think", "0.05",
+                       "--json", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert report["latency_moved_ms"]["n"] > 0 and report["latency_acked_ms"]["n"] > 0
+    assert report["latency_ms"]["n"] == (report["latency_moved_ms"]["n"]
+                                         + report["latency_acked_ms"]["n"])
+    assert report["announced_ms"]["n"] > 0 and report["passes_at_once_per_s"] > 0
+    assert report["unanswered"] == 0
+    assert report["errors"] == {}
+
+
+def _state(counter: int, *, legal: list[str], can_pass: bool, asked: bool = True,
+           deadline: float | None = None) -> dict[str, Any]:
+    return {"type": "state", "counter": counter, "status": "playing", "asked": asked,
+            "can_pass": can_pass, "view": {"legal": legal},
+            "moment": {"window": can_pass, "window_deadline": deadline}}
+
+
+def test_a_person_passes_at_once_with_nothing_to_claim_and_thinks_inside_the_window() -> None:
+    bench = _module("server_load")
+    clients = bench.Clients({"seed": 1, "think": 3.0}, 0, 1)
+    assert clients._pause(_state(4, legal=[], can_pass=True)) == 0
+    deadline = time.time() + 1.0
+    for _ in range(50):
+        claim = clients._pause(_state(4, legal=["B take"], can_pass=True, deadline=deadline))
+        assert 0 <= claim <= bench.WITHIN * 1.0
+        turn = clients._pause(_state(4, legal=["draw", "take"], can_pass=False))
+        assert 1.5 <= turn <= 4.5
+    assert bench.Clients({"seed": 1, "think": 0.0}, 0, 1)._pause(
+        _state(4, legal=["draw"], can_pass=False)) == 0
+
+
+def test_a_person_who_is_thinking_acts_on_the_newest_state_only() -> None:
+    """A state that comes while the person thinks replaces the one they were thinking about:
+    they act once, on the newest."""
+    bench = _module("server_load")
+    clients = bench.Clients({"seed": 1, "think": 0.05}, 0, 1)
+    sent: list[dict[str, Any]] = []
+    got = asyncio.Event()
+
+    class Socket:
+        async def send(self, text: str) -> None:
+            sent.append(json.loads(text))
+            got.set()
+
+    async def play() -> None:
+        person = bench.Person()
+        decider = asyncio.create_task(clients._decide(Socket(), person, bench.TableRun()))
+        person.latest = _state(5, legal=["draw"], can_pass=False)
+        person.changed.set()
+        for _ in range(3):
+            await asyncio.sleep(0)  # the person starts thinking about state 5
+        assert not sent
+        person.latest = _state(6, legal=["discard 4c"], can_pass=False)
+        person.changed.set()
+        await asyncio.wait_for(got.wait(), 30)
+        assert person.pending is not None and person.pending[0] == 6
+        person.latest = _state(6, legal=["discard 4c"], can_pass=False, asked=False)
+        person.pending = None
+        person.changed.set()
+        await asyncio.sleep(0)
+        decider.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await decider
+
+    asyncio.run(play())
+    assert sent == [{"type": "act", "action": "discard 4c", "counter": 6}]
+
+
+def test_the_server_freezes_what_lives_long_and_thaws_it_when_it_stops() -> None:
+    """:func:`hoola.server.heap.tend`: the collector's permanent generation holds what was
+    alive at each tick while it runs, and nothing once it is cancelled."""
+    from hoola.server.heap import tend
+
+    async def run() -> tuple[int, int]:
+        task = asyncio.create_task(tend(tenure=0.01))
+        deadline = time.monotonic() + 30
+        while gc.get_freeze_count() == 0 and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        frozen = gc.get_freeze_count()
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        return frozen, gc.get_freeze_count()
+
+    frozen, after = asyncio.run(run())
+    assert frozen > 0 and after == 0
 
 
 def test_the_load_benchmark_refuses_servers_without_redis(

@@ -75,6 +75,8 @@ if redis.call('get', KEYS[1]) == ARGV[1] then
 end
 return 0
 """
+REDIS_CONNECTIONS = 64
+"""Connections to Redis a process opens at most for its requests (besides its subscription)."""
 FENCE_MARGIN = 0.2
 """The share of a lease an owner leaves unused: it stops writing a table that long before the
 lease it last renewed could run out, whatever the write's own delay."""
@@ -155,8 +157,13 @@ class Hub:
             options: dict[str, Any] = {"decode_responses": True,
                                        "socket_timeout": self.lease,
                                        "socket_connect_timeout": self.lease}
-            self.redis = aioredis.from_url(self.redis_url, retry=Retry(NoBackoff(), 1),
-                                           **options)
+            # Requests beyond the pool's connections wait for one (a lease at most): redis-py's
+            # own pool refuses them at once (MaxConnectionsError), which the hub would take
+            # for Redis gone, pausing every table, in a burst of connections and joins.
+            pool = aioredis.BlockingConnectionPool.from_url(
+                self.redis_url, max_connections=REDIS_CONNECTIONS, timeout=self.lease,
+                retry=Retry(NoBackoff(), 1), **options)
+            self.redis = aioredis.Redis.from_pool(pool)
             self.listener = aioredis.from_url(self.redis_url, retry=Retry(NoBackoff(), 0),
                                               **options)
             await self.redis.ping()
@@ -199,6 +206,9 @@ class Hub:
 
     def _redis_failed(self, exc: BaseException) -> None:
         self.redis_errors += 1
+        if str(exc).startswith("No connection available"):
+            return  # every pooled connection busy for a lease: this process is overloaded, and
+            # the request is refused, but Redis answers
         if self.redis_up:
             self.redis_up = False
             log.error("Redis is unreachable (%s: %s): tables whose lease cannot be renewed "

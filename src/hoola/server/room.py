@@ -3,8 +3,9 @@
 The moments are :mod:`hoola.core.flow`'s (who may act, which decisions a window takes, which one
 stands, who is told how a race went); the room adds the clock. A window stays open for the
 table's ``claim_seconds``; otherwise the one seat to act is waited for, its turn timer running;
-a bot plays for a person who runs out of time or has no connection. Every accepted action is stored before it is applied and
-announced, so the table can be rebuilt from its stored actions (:meth:`Room.rebuild`).
+a bot plays for a person who runs out of time or has no connection. Every accepted action is
+stored before it is applied and announced, so the table can be rebuilt from its stored actions
+(:meth:`Room.rebuild`).
 
 Everything here runs on the server's event loop under the room's lock; bots think in a thread.
 """

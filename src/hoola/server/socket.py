@@ -128,9 +128,16 @@ async def play(ws: WebSocket, tid: str, srv: Annotated[Server, Depends(server)])
                    "game": row.config["game"], "rules": row.config["preset"]})
         for name, text in store.chat(tid, 20):
             conn.push({"type": "chat", "name": name, "text": text})
-        await hub.presence(tid, seat, +1)
-        counted = True  # taken back when the socket closes, and only then
-        await hub.call(tid, "announce")
+        try:
+            await hub.presence(tid, seat, +1)
+            counted = True  # taken back when the socket closes, and only then
+            await hub.call(tid, "announce")
+        except HoolaError as exc:
+            if exc.code != "unavailable":
+                raise
+            # Welcomed and listening, but the owner could not be reached (Redis went away in
+            # between): the client is told, and stays; the state comes once Redis is back.
+            conn.push(_error(exc.code, exc.message))
         while True:
             message = await _read(conn)
             if message is not None:

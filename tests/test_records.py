@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -497,3 +498,78 @@ def test_record_of_with_a_knock_limit_table_verifies_before_and_after_writing() 
     assert record.options == {"knock_limit": ((2, 5), (4, 15))}
     assert verify(record).ok
     assert verify(loads(dumps(record))).ok
+
+
+# -- a match stopped before the game's own end (records.md) ---------------------------------------
+
+RECORDS = Path(__file__).resolve().parent / "records"
+
+
+@pytest.mark.parametrize("path", sorted((RECORDS / "refused").glob("*.toml.refused")),
+                         ids=lambda p: p.name)
+def test_the_refused_records_are_refused_for_their_reason(path: Path) -> None:
+    from hoola.core.records import verify_text
+
+    text = path.read_text(encoding="utf-8")
+    why = text.splitlines()[0].removeprefix("# refused: ")
+    verdict = verify_text(text, path.name)
+    assert not verdict.ok
+    assert any(why in p for p in verdict.problems), verdict.problems
+
+
+def _stopped_match(game_name: str, preset: str, players: int, deals: int) -> tuple[Any, Any]:
+    """A match of ``game_name`` played by its expert for ``deals`` deals (or to its end)."""
+    from hoola.core.driver import play_deal as play_any_deal
+    from hoola.core.registry import get_game
+
+    game = get_game(game_name)
+    names = [f"P{q}" for q in range(1, players + 1)]
+    match = game.new_match(game.rules(preset), names, seed=3)
+    bots = [game.expert(q) for q in range(players)]
+    while not match.is_over and len(match.deals) < deals:
+        play_any_deal(match.new_deal(), bots)
+        match.finish_deal()
+    return game, match
+
+
+@pytest.mark.parametrize(("game_name", "preset", "players"), [
+    ("capture", "sedma", 4), ("capture", "hola", 2), ("capture", "sedmice", 4),
+    ("capture", "ristikontra", 4), ("kalookie", "british", 3), ("kalookie", "north-american", 4),
+])
+def test_a_match_stopped_before_its_end_is_written_stopped_without_a_winner(
+        game_name: str, preset: str, players: int) -> None:
+    from hoola.core.records import parse_toml, verify_text
+
+    game, match = _stopped_match(game_name, preset, players, 1)
+    assert not match.is_over
+    text = game.record_text(match)
+    data = parse_toml(text)
+    assert data["match"]["stopped"] is True and "winner" not in data["match"]
+    assert verify_text(text).ok, verify_text(text).problems
+    side = text.replace("stopped = true", f"winner = {data['players'][0]!r}".replace("'", '"'))
+    problems = verify_text(side).problems
+    assert problems and "stopped before its end, so nobody won it" in problems[0]
+    unsaid = verify_text(text.replace("stopped = true\n", "")).ok  # stopped is optional
+    assert unsaid
+
+
+def test_a_match_played_to_its_end_names_its_winner_and_is_not_stopped() -> None:
+    from hoola.core.records import parse_toml, verify_text
+
+    game, match = _stopped_match("capture", "sedma", 2, 200)
+    assert match.is_over
+    text = game.record_text(match)
+    assert "stopped" not in parse_toml(text)["match"] and "winner" in parse_toml(text)["match"]
+    assert verify_text(text).ok
+    problems = verify_text(text.replace("[match]\n", "[match]\nstopped = true\n")).problems
+    assert problems and problems[0].startswith("the game was won by ")
+
+
+def test_a_game_without_an_end_of_its_own_is_never_stopped() -> None:
+    from hoola.core.records import parse_toml, verify_text
+
+    game, match = _stopped_match("capture", "ristiklappi", 4, 2)
+    data = parse_toml(game.record_text(match))
+    assert "stopped" not in data["match"] and "winner" not in data["match"]
+    verdict = verify_text(HEAD + KNOCK_DEAL + "\n[match]\nstopped = true\n")
+    assert not verdict.ok and "no end of its own" in verdict.problems[0]

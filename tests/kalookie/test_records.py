@@ -66,7 +66,8 @@ def test_a_refused_action_is_reported_with_its_rule() -> None:
     assert verify(loads(text)) == ["action 6 'B discard Kc' refused: B cannot discard Kc: B does "
                                    "not hold Kc [not-in-hand]"]
     unfinished = HEAD + KALOOKIE + "\n[match]\nwinner = \"B\"\npool = 10\n"
-    assert verify(loads(unfinished)) == ["match winner is nobody yet, record says B"]
+    assert verify(loads(unfinished)) == ["the game stopped before its end, so nobody won it; "
+                                         "record says winner B"]
 
 
 @pytest.mark.parametrize(("text", "words"), [

@@ -32,13 +32,13 @@ from hoola.games.capture.match import Match
 from hoola.games.capture.rules import Rules
 from hoola.games.capture.state import DealState
 
-__all__ = ["check", "dumps", "record_of", "resume", "start", "tell", "verify"]
+__all__ = ["check", "dumps", "has_end", "record_of", "resume", "start", "tell", "verify"]
 
 GAME = "capture"
 _DEAL = ("dealer", "seed", "hands", "stock", "actions", "result")
 _RESULT = ("end", "points", "game_points", "tricks", "hola", "clean", "outcome", "illegal")
 _BY_SIDE = ("points", "game_points", "tricks", "clean")
-_MATCH = ("totals", "winner")
+_MATCH = ("totals", "winner", "stopped")
 _OUTCOMES = ("win", "draw", "both-lose")
 MAX_DEALS = 1_000
 MAX_ACTIONS = 2_000
@@ -162,6 +162,15 @@ def _check_match(match: Any, players: Sequence[str], sides: Sequence[str]) -> No
         if not isinstance(match["winner"], str):
             raise _bad("match winner must be a side such as \"A+C\", or a player")
         _side_key(match["winner"], players, sides, "match winner")
+    if "stopped" in match and not isinstance(match["stopped"], bool):
+        raise _bad("match stopped must be true or false")
+
+
+def has_end(match: Match) -> bool:
+    """Whether the game ends by itself (a target to reach): Ristiklappi with ``target = 0``
+    goes on until the players stop, as Hoola does."""
+    rules = match.effective
+    return rules.target > 0 or rules.scoring != "ristiklappi"
 
 
 # -- verifying ------------------------------------------------------------------------------------
@@ -271,12 +280,25 @@ def _compare_match(expected: dict[str, Any], match: Match, players: Sequence[str
         if totals[s] != want:
             problems.append(f"match totals of {labels[s]} is {totals[s]}, record says "
                             f"{want}")
+    stopped = has_end(match) and not match.is_over
     if "winner" in expected:
-        side = match.leader()
-        named = labels[side] if side is not None else "nobody yet"
         want = _side_key(expected["winner"], players, labels, "match winner")
-        if side != want:
+        # Without an end of its own (Ristiklappi to no target: each hand is a game), the
+        # winner a record may name is the side that won the most of those games.
+        side = match.winner if has_end(match) else match.leader()
+        if stopped:
+            problems.append(f"the game stopped before its end, so nobody won it; record says "
+                            f"winner {expected['winner']}")
+        elif side != want:
+            named = labels[side] if side is not None else "nobody"
             problems.append(f"match winner is {named}, record says {expected['winner']}")
+    if "stopped" in expected and expected["stopped"] != stopped:
+        problems.append(f"the game was won by {labels[match.winner]}, record says stopped"
+                        if match.winner is not None else
+                        f"the game has no end of its own to stop before, record says "
+                        f"stopped = {toml_value(expected['stopped'])}"
+                        if not has_end(match) else
+                        "the game stopped before its end, record says stopped = false")
     return problems
 
 
@@ -322,9 +344,10 @@ def record_of(match: Match | Sequence[DealState]) -> dict[str, Any]:
     if isinstance(match, Match) and match.finished:
         summary: dict[str, Any] = {"totals": dict(zip(match.labels, match.record_totals(),
                                                             strict=True))}
-        side = match.leader()
-        if side is not None:
-            summary["winner"] = match.labels[side]
+        if match.winner is not None:
+            summary["winner"] = match.labels[match.winner]
+        elif has_end(match):
+            summary["stopped"] = True  # records.md: a game stopped before its end has no winner
         data["match"] = summary
     return data
 

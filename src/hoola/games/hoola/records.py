@@ -279,7 +279,9 @@ def record_from_data(data: dict[str, Any], text: str = "") -> Record:
     match = data.get("match")
     if match is not None:
         if not isinstance(match, dict) or set(match) - {"totals"}:
-            raise RecordError("[match] holds only totals")
+            # records.md: Hoola has no end of its own, so a match has no winner (nor stopped)
+            raise RecordError("[match] holds only totals (a Hoola match has no end of its own: "
+                              "no winner, nothing to stop before)")
         if "totals" in match:
             totals = _read_by_name(match["totals"], players, "match totals")
     comment_lines = []

@@ -39,13 +39,13 @@ from hoola.games.kalookie.rules import Rules
 from hoola.games.kalookie.scoring import END_KINDS
 from hoola.games.kalookie.state import DealState
 
-__all__ = ["FORMAT", "GAME", "check", "dumps", "loads", "record_of", "resume", "start_deal",
-           "verify"]
+__all__ = ["FORMAT", "GAME", "check", "dumps", "has_end", "loads", "record_of", "resume",
+           "start_deal", "verify"]
 
 GAME = "kalookie"
 _DEAL = ("dealer", "seed", "hands", "upcard", "stock", "restock", "cut", "actions", "result")
 _RESULT = ("end", "winner", "penalty", "payments", "illegal")
-_MATCH = ("penalty", "out", "pool", "winner", "totals")
+_MATCH = ("penalty", "out", "pool", "winner", "stopped", "totals")
 MAX_DEALS = 2_000
 MAX_ACTIONS = 5_000
 
@@ -173,6 +173,14 @@ def _check_match(match: Any, players: Sequence[str]) -> None:
         read_number(match["pool"], "match pool")
     if "winner" in match and match["winner"] not in players:
         raise _bad("match winner must be a player")
+    if "stopped" in match and not isinstance(match["stopped"], bool):
+        raise _bad("match stopped must be true or false")
+
+
+def has_end(match: Match) -> bool:
+    """Whether the game ends by itself: the pool won, or a target of points reached (a Scarne
+    game, scored by cards, goes on until the players stop)."""
+    return match.rules.scoring in ("pool", "points")
 
 
 # -- verifying ------------------------------------------------------------------------------------
@@ -289,10 +297,22 @@ def _compare_match(expected: dict[str, Any], match: Match, players: Sequence[str
     if "pool" in expected and match.pool != read_number(expected["pool"], "match pool"):
         problems.append(f"pool is {format_number(match.pool)}, record says "
                         f"{format_number(read_number(expected['pool'], 'match pool'))}")
+    stopped = has_end(match) and not match.is_over
     if "winner" in expected:
-        named = players[match.winner] if match.winner is not None else "nobody yet"
-        if named != expected["winner"]:
-            problems.append(f"match winner is {named}, record says {expected['winner']}")
+        if match.winner is None:
+            why = "stopped before its end" if stopped else "has no end of its own"
+            problems.append(f"the game {why}, so nobody won it; record says winner "
+                            f"{expected['winner']}")
+        elif players[match.winner] != expected["winner"]:
+            problems.append(f"match winner is {players[match.winner]}, record says "
+                            f"{expected['winner']}")
+    if "stopped" in expected and expected["stopped"] != stopped:
+        problems.append(f"the game was won by {players[match.winner]}, record says stopped"
+                        if match.winner is not None else
+                        f"the game has no end of its own to stop before, record says "
+                        f"stopped = {_toml(expected['stopped'])}"
+                        if not has_end(match) else
+                        "the game stopped before its end, record says stopped = false")
     return problems
 
 
@@ -354,6 +374,8 @@ def record_of(match: Match | Sequence[DealState]) -> dict[str, Any]:
             summary["pool"] = _native(match.pool)
         if match.winner is not None:
             summary["winner"] = names[match.winner]
+        elif has_end(match):
+            summary["stopped"] = True  # records.md: a game stopped before its end has no winner
         summary["totals"] = {names[q]: _native(t) for q, t in enumerate(match.totals())}
         data["match"] = summary
     return data

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from hoola.cli import cli
@@ -184,3 +185,107 @@ def test_replay_of_a_refused_kalookie_action_exits_1(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["replay", str(bad)])
     assert result.exit_code == 1 and "-- refused: " in result.output
     assert "deal 1, action 6 is refused" in result.output
+
+
+class _Installed:
+    """An installed distribution's metadata as pip leaves it (``direct_url.json`` or none)."""
+
+    def __init__(self, direct_url: str | None) -> None:
+        self.direct_url = direct_url
+
+    def read_text(self, name: str) -> str | None:
+        return self.direct_url if name == "direct_url.json" else None
+
+
+def test_a_missing_extra_is_asked_for_as_this_install_takes_it(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from importlib import metadata
+
+    from hoola.install import install_command
+
+    checkout = tmp_path / "hoola checkout"
+    checkout.mkdir()
+    url = json.dumps({"url": checkout.as_uri(), "dir_info": {"editable": True}})
+    monkeypatch.setattr(metadata, "distribution", lambda name: _Installed(url))
+    assert install_command("sim") == f'pip install -e "{checkout}[sim]"'
+    monkeypatch.chdir(checkout)
+    assert install_command("cli") == 'pip install -e ".[cli]"'
+    wheel = json.dumps({"url": "https://example.org/hoola.whl", "archive_info": {}})
+    for found in (_Installed(wheel), _Installed(None)):
+        monkeypatch.setattr(metadata, "distribution", lambda name, found=found: found)
+        assert install_command("sim") == "pip install 'hoola[sim]'"
+    monkeypatch.setattr(metadata, "distribution", lambda name: _Installed("{not json"))
+    assert install_command("sim") == "pip install 'hoola[sim]'"
+
+
+def test_hoola_sim_asks_for_its_extra_as_a_source_checkout_takes_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from importlib import metadata
+
+    url = json.dumps({"url": ROOT.as_uri(), "dir_info": {"editable": True}})
+    monkeypatch.setattr(metadata, "distribution", lambda name: _Installed(url))
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setitem(sys.modules, "openskill", None)  # as if it were not installed
+    result = CliRunner().invoke(cli, ["sim", "-n", "1", "-j", "1"])
+    assert result.exit_code == 1
+    assert 'pip install -e ".[sim]"' in result.output
+    assert "hoola[sim]'" not in result.output
+
+
+def test_hoola_help_presents_every_game_and_command() -> None:
+    from hoola.core.registry import game_names, get_game
+
+    out = " ".join(CliRunner().invoke(cli, ["--help"]).output.split())
+    assert "the Korean rummy game: play it" not in out
+    for name in game_names():
+        game = get_game(name)
+        assert game.title.split()[0].lower() in out.lower() or name in out, name
+        for preset in game.presets():
+            if name == "capture":  # the capture games are its presets
+                assert preset.name.split("-")[0] in out.lower(), preset.name
+    for command in ("play", "rules", "sim", "verify", "replay", "serve"):
+        assert f"hoola {command}" in out, command
+
+
+def test_each_command_serving_every_game_says_so() -> None:
+    for command, words in (("verify", "of any game"), ("replay", "of any game"),
+                           ("sim", "of any game"), ("rules", "capture game"),
+                           ("play", "capture game")):
+        out = " ".join(CliRunner().invoke(cli, [command, "--help"]).output.split())
+        assert words in out, (command, out)
+
+
+def test_hoola_rules_starts_with_how_to_play_for_every_game() -> None:
+    from hoola.core.registry import game_names, get_game
+
+    asked = [(name, None) for name in game_names()]
+    asked += [(p.name, p.name) for p in get_game("capture").presets()]
+    for name, preset in asked:
+        result = CliRunner().invoke(cli, ["rules", name])
+        assert result.exit_code == 0, result.output
+        lines = result.output.splitlines()
+        game = get_game("capture") if preset else get_game(name)
+        text = game.how_to_play(preset)
+        assert "object" in text and "end" in text and len(text.split()) > 60, name
+        assert lines[2].startswith("How to play ("), (name, lines[:3])
+        told = " ".join(" ".join(lines[3:lines.index("", 3)]).split())
+        assert told == text, name
+        assert result.output.index("How to play") < result.output.index("Presets (")
+        data = json.loads(CliRunner().invoke(cli, ["rules", name, "--json"]).output)
+        assert data["how_to_play"] == text
+
+
+def test_hoola_play_is_a_match_of_ten_deals_by_default(tmp_path: Path) -> None:
+    from hoola.saves import MatchPlan
+
+    save = tmp_path / "game.toml"
+    result = CliRunner().invoke(cli, ["play", "--plain", "--seed", "2", "--players", "3",
+                                      "--save", str(save)], input="q\n")
+    assert result.exit_code == 0, result.output
+    assert "Deal 1 of 10" in result.output
+    record = load(save)
+    assert MatchPlan.from_comment(record.comment, record.players).deals == 10
+    asked = CliRunner().invoke(cli, ["play", "--plain", "--seed", "2", "--players", "3",
+                                     "--deals", "1", "--save", str(tmp_path / "one.toml")],
+                               input="q\n")
+    assert "Deal 1 of 1" in asked.output

@@ -10,8 +10,10 @@ def main() -> None:
     try:
         from hoola.cli import cli
     except ImportError as exc:  # pragma: no cover - depends on the environment
+        from hoola.install import install_command
+
         sys.exit(f"hoola: the command line needs the cli extra ({exc.name} is missing): "
-                 "pip install 'hoola[cli]'")
+                 f"{install_command('cli')}")
     cli()
 
 

@@ -1,4 +1,4 @@
-"""The ``hoola`` command line: play, verify, replay."""
+"""The ``hoola`` command line: play, rules, sim, verify, replay, serve."""
 
 from __future__ import annotations
 
@@ -16,14 +16,22 @@ __all__ = ["cli"]
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="hoola", message="hoola %(version)s")
 def cli() -> None:
-    """Hoola (훌라), the Korean rummy game: play it, and check and replay game records."""
+    """Card games to play in the terminal, simulate and check: Hoola (훌라, the Korean rummy),
+    Kalookie, and six capture games (Hola, Sedma, Sedmice, Croatian Sedmice, Ristikontra,
+    Ristiklappi).
+
+    Play one against bots with `hoola play GAME`, read how to play it and its rule presets with
+    `hoola rules GAME`, let bots play many deals with `hoola sim`, check and tell game records
+    with `hoola verify` and `hoola replay`, or host tables for browsers with `hoola serve`.
+    GAME is hoola (the default), kalookie, capture, or a capture game by name (sedma, ...).
+    """
 
 
 @cli.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable report.")
 def verify(paths: tuple[Path, ...], as_json: bool) -> None:
-    """Check record files (or folders of them) against the engine.
+    """Check record files (or folders of them) of any game against its engine.
 
     Prints `ok NAME` or `FAIL NAME: what differs` per record, then `N passed, N failed`; exits 0
     only when all pass. A file that cannot be read fails with the reason; the others go on.
@@ -52,7 +60,7 @@ def verify(paths: tuple[Path, ...], as_json: bool) -> None:
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 def replay(file: Path) -> None:
-    """Tell a recorded game move by move, with hands, table and payments.
+    """Tell a record of any game move by move: hands, table, and how each deal ended.
 
     Exits 1 when the record cannot be read or an action it holds is refused.
     """
@@ -103,8 +111,10 @@ def parse_option_values(pairs: tuple[str, ...]) -> dict[str, object]:
                    "expert) and the levels beginner, easy, medium, hard, master. Hoola also: "
                    "greedy (its default).")
 @click.option("--deals", default=None, type=click.IntRange(1, 1000),
-              help="Deals to play [hoola: 1; other games: until the game's own end, such as "
-                   "Kalookie's pool being won].")
+              help="Deals to play at most [hoola, which has no end of its own: a match of 10 "
+                   "deals with the running score; other games: until the game's own end, such "
+                   "as Kalookie's pool being won or a capture game's target reached]. You may "
+                   "leave at any move: the game is saved, and --resume goes on.")
 @click.option("--name", default="You", show_default=True, help="Your name at the table.")
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Where to save the game record (default ~/.hoola/games/).")
@@ -126,8 +136,12 @@ def play(game_name: str | None, players: int | None, preset: str | None, options
          seed: int | None, bots: str | None, deals: int | None, name: str, save: Path | None,
          resume: Path | None, claim_seconds: float, bot_delay: float,
          bot_reaction: tuple[float, float], plain: bool) -> None:
-    """Play GAME (default hoola; hoola play kalookie, ...) in the terminal against bots: full
-    screen, or line by line with --plain. Every game is saved after every move."""
+    """Play GAME in the terminal against bots: full screen, or line by line with --plain. Every
+    game is saved after every move.
+
+    GAME is hoola (the default), kalookie, or a capture game (hola, sedma, sedmice,
+    sedmice-croatian, ristikontra, ristiklappi); `hoola rules GAME` says how to play it.
+    """
     from hoola.core.errors import HoolaError
     from hoola.core.registry import game_and_preset
     from hoola.saves import game_of_save
@@ -190,10 +204,11 @@ def parse_seconds(text: str) -> tuple[float, float]:
               help="Show the option values of this preset (default: the game's first).")
 @click.option("--json", "as_json", is_flag=True, help="Print the same as JSON.")
 def rules(game_name: str | None, preset: str | None, as_json: bool) -> None:
-    """List a game's rule presets (what they play like, their sources) and every option: its
-    value, meaning and allowed values, as a record's TOML spells them.
+    """How to play a game, then its rule presets (what they play like, their sources) and
+    every option: its value, meaning and allowed values, as a record's TOML spells them.
 
-    GAME is one of the registered games (default hoola; `hoola rules kalookie`).
+    GAME is one of the registered games (default hoola; `hoola rules kalookie`), or a capture
+    game by name (`hoola rules sedma`).
     """
     import re
     import shutil
@@ -213,9 +228,12 @@ def rules(game_name: str | None, preset: str | None, as_json: bool) -> None:
     except HoolaError as exc:
         raise click.BadParameter(exc.message, param_hint="--rules") from exc
     presets, infos = game.presets(), game.option_infos()
+    # A game from outside the project may not say how to play it yet.
+    how = getattr(game, "how_to_play", None)
+    how_to_play = how(preset) if callable(how) else ""
     if as_json:
         click.echo(json.dumps({
-            "game": game.name, "games": game_names(),
+            "game": game.name, "games": game_names(), "how_to_play": how_to_play,
             "presets": [{"name": p.name, "meaning": p.meaning, "source": p.source,
                          "sets": {k: _json_value(v) for k, v in p.changes.items()}}
                         for p in presets],
@@ -242,6 +260,13 @@ def rules(game_name: str | None, preset: str | None, as_json: bool) -> None:
 
     click.echo(f"{game.title}: {game.min_players} to {game.max_players} players. Other games: "
                f"{', '.join(n for n in game_names() if n != game.name) or 'none'}.")
+    if how_to_play:
+        click.echo("")
+        click.echo(f"How to play ({preset}):")
+        for line in textwrap.wrap(how_to_play, width, initial_indent="  ",
+                                  subsequent_indent="  ", break_on_hyphens=False):
+            click.echo(line)
+        click.echo("")
     click.echo('Presets (--rules NAME here and in play and sim; rules = "NAME" in a record):')
     for p in presets:
         say(f"{p.name}: {_sentence(p.meaning)}" if p.meaning else p.name, "  ")
@@ -283,8 +308,9 @@ def _json_value(value: object) -> object:
 
 @cli.command()
 @click.option("--game", "-g", "game_name", default="hoola", show_default=True,
-              help="The game to play: any registered game (hoola, kalookie; `hoola rules GAME` "
-                   "lists its presets and options).")
+              help="The game to play: any registered game (hoola, kalookie, capture) or a "
+                   "capture game by name (sedma, ...); `hoola rules GAME` lists its presets and "
+                   "options.")
 @click.option("--bots", "-b", default=None,
               help="Bots seated in turn around the table, comma-separated (default: the game's "
                    "own, strongest first, expert,greedy for hoola; expert,random where a game "
@@ -307,7 +333,8 @@ def _json_value(value: object) -> object:
                    "shuffle, rotated.")
 @click.option("--match-deals", default=1, show_default=True, type=click.IntRange(1),
               help="Deals per game: above 1, matches as the game plays them (Hoola's winner "
-                   "deals next; Kalookie's pool game, ended early when its pool is won).")
+                   "deals next; Kalookie's pool game and the capture games, ended early when the "
+                   "pool is won or the target reached).")
 @click.option("--round-robin", is_flag=True,
               help="Play every pair of the given bots against each other (alternate seats).")
 @click.option("--seed", default=0, show_default=True, type=int, help="Seed of every shuffle.")
@@ -328,7 +355,7 @@ def sim(game_name: str, bots: str | None, deals: int, players: int | None, prese
         options: tuple[str, ...], duplicate: bool, match_deals: int, round_robin: bool,
         seed: int, workers: int | None, externals: tuple[str, ...], plot_dir: Path | None,
         records_dir: Path | None, ray_address: str | None, compare: str | None) -> None:
-    """Play many deals of a game between bots and report stakes, win rates, end types and
+    """Play many deals of any game between bots and report stakes, win rates, end types and
     ratings."""
     from hoola.sim.cli import run_sim
 
@@ -374,7 +401,9 @@ def serve(host: str, port: int, db_url: str, redis_url: str | None,
         from hoola.server.app import KEEP_ALIVE, create_app
         from hoola.server.limits import Limits, http_protocol
     except ImportError as exc:
-        raise click.ClickException(f"the server needs its extra: pip install -e \".[server]\" "
+        from hoola.install import install_command
+
+        raise click.ClickException(f"the server needs its extra: {install_command('server')} "
                                    f"({exc.name} is missing)") from exc
     from hoola.core.errors import HoolaError
 

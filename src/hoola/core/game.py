@@ -250,6 +250,12 @@ class Game(Protocol):
         """The named presets, the default first."""
         ...
 
+    def how_to_play(self, preset: str | None = None) -> str:
+        """A few sentences for a newcomer, in the game's own words: its object, a turn, how a
+        deal and the game end (under ``preset`` where presets are different games; "" when the
+        game has none)."""
+        ...
+
     def option_infos(self) -> Sequence[OptionInfo]:
         """Every rule option with its documentation."""
         ...

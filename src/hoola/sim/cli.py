@@ -44,7 +44,9 @@ def missing_extras(*, ratings: bool, plots: bool, ray: bool) -> str | None:
         return None
     extras = ",".join(dict.fromkeys(extra for _, _, extra in missing))
     what = ", ".join(f"{m} (for {p})" for m, p, _ in missing)
-    return f"hoola sim needs {what}: pip install 'hoola[{extras}]'"
+    from hoola.install import install_command
+
+    return f"hoola sim needs {what}: {install_command(extras)}"
 
 
 def parse_externals(pairs: Sequence[str], game: Game | None = None) -> list[tuple[str, str]]:

@@ -44,6 +44,12 @@ class CaptureGame:
         """The six presets, ``hola`` first."""
         return preset_infos()
 
+    def how_to_play(self, preset: str | None = None) -> str:
+        """How to play, in a few sentences (``hoola rules``): :mod:`hoola.games.capture.howto`."""
+        from hoola.games.capture.howto import HOW_TO_PLAY
+
+        return HOW_TO_PLAY.get(preset or self.default_preset, "")
+
     def option_infos(self) -> Sequence[OptionInfo]:
         """Every rule option with its documentation."""
         return OPTIONS

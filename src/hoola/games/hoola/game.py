@@ -34,6 +34,12 @@ class HoolaGame:
         """Every preset with its source and what it changes from pagat."""
         return [PresetInfo(d.name, d.source, d.changes, d.meaning) for d in PRESET_DOCS.values()]
 
+    def how_to_play(self, preset: str | None = None) -> str:
+        """How to play, in a few sentences (``hoola rules``): :mod:`hoola.games.hoola.howto`."""
+        from hoola.games.hoola.howto import HOW_TO_PLAY
+
+        return HOW_TO_PLAY
+
     def option_infos(self) -> Sequence[OptionInfo]:
         """Every option with its pagat value, its values and its meaning."""
         pagat = Rules.preset("pagat").options()

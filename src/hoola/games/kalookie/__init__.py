@@ -84,6 +84,12 @@ class KalookieGame:
         """The named presets, ``british`` first."""
         return preset_infos()
 
+    def how_to_play(self, preset: str | None = None) -> str:
+        """How to play, in a few sentences (``hoola rules``): :mod:`hoola.games.kalookie.howto`."""
+        from hoola.games.kalookie.howto import HOW_TO_PLAY
+
+        return HOW_TO_PLAY
+
     def option_infos(self) -> Sequence[OptionInfo]:
         """Every rule option with its documentation."""
         return OPTIONS

@@ -73,8 +73,8 @@ def test_team_scores_show_on_each_members_line() -> None:
                   moment=Moment(actors=(0,), turn=0, phase="play"),
                   names=("A", "B", "C", "D"), teams=((0, 2), (1, 3)),
                   scores=(Score("Points", ("30", "60")), Score("Seat", ("1", "2", "3", "4"))))
-    assert seat_scores(table, 2) == ["Points 30", "Seat 3"]
-    assert seat_scores(table, 3) == ["Points 60", "Seat 4"]
+    assert seat_scores(table, 2) == ["Points: 30", "Seat: 3"]
+    assert seat_scores(table, 3) == ["Points: 60", "Seat: 4"]
 
 
 def test_rules_and_sim_take_a_preset_as_the_game() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -201,3 +202,86 @@ def test_save_and_resume_together_are_refused(tmp_path: Path) -> None:
                       read=lambda _p: "q", out=io.StringIO())
     result = CliRunner().invoke(cli, ["play", "--resume", str(save), "--save", str(save)])
     assert result.exit_code == 2 and "--save and --resume do not go together" in result.output
+
+
+# -- every plain game: who took a trick, score lines a person reads, lines that fit ---------------
+
+def fits(line: str, width: int) -> bool:
+    """Whether ``line`` fits ``width``, or holds a file's path to copy (said whole)."""
+    return len(line) <= width or line.startswith(("Game saved to ", "Go on with: "))
+
+
+def plain_transcript(game: str, preset: str, players: int, width: int, moves: int,
+                     tmp_path: Path) -> list[str]:
+    """The plain game of ``preset`` against experts, the first move chosen ``moves`` times."""
+    from hoola.core.registry import get_game
+    from hoola.plain import run_plain_game
+    from hoola.saves import SavedGame
+
+    saved = SavedGame.new(get_game(game), preset=preset, players=players, bots=("expert",),
+                          seed=3, path=tmp_path / f"{preset}.toml")
+    answers = iter(["1"] * moves + ["q"])
+    out = io.StringIO()
+    run_plain_game(saved, read=lambda prompt: next(answers), out=out, width=width)
+    return out.getvalue().splitlines()
+
+
+@pytest.mark.parametrize(("game", "preset", "players"), [
+    ("capture", "sedma", 2), ("capture", "hola", 4), ("capture", "ristikontra", 2),
+    ("capture", "sedmice", 4), ("kalookie", "british", 3),
+])
+def test_the_plain_games_say_who_took_what_and_fit_the_width(
+        tmp_path: Path, game: str, preset: str, players: int) -> None:
+    lines = plain_transcript(game, preset, players, 64, 12, tmp_path)
+    text = "\n".join(lines)
+    assert all(fits(line, 64) for line in lines), max(lines, key=len)
+    # A label never runs into its number: "Game points to 10 0" reads "Game points (to 10): 0".
+    assert not any(re.search(r"[A-Za-z] to \d+ \d", line) for line in lines), text
+    assert not any(re.search(r"(Penalty|This hand|Points|Game points) \d", line)
+                   for line in lines), text
+    if game == "capture":
+        tricks = [line for line in lines if "took): " in line]
+        assert tricks, text  # every trick taken is told, with who took it
+        assert all(re.search(r"Last trick \(\S+ took\): ", line) for line in tricks)
+
+
+def test_a_long_plain_line_breaks_between_words(tmp_path: Path) -> None:
+    from hoola.plain import PlainPerson
+
+    out = io.StringIO()
+    person = PlainPerson(out=out, width=40)
+    words = "Trick (Expert1 led A; Expert1 winning): As 7d Ad (Expert1 You Expert1) · Stock: 20"
+    person.say(words)
+    lines = out.getvalue().splitlines()
+    assert len(lines) > 1 and all(len(line) <= 40 for line in lines)
+    assert " ".join(" ".join(lines).split()) == words  # no word cut, none lost
+    out = io.StringIO()
+    TerminalPlayer(out=out, width=40).say(words)
+    assert out.getvalue().splitlines() == lines
+
+
+def test_hoola_plain_game_fits_a_narrow_terminal(tmp_path: Path) -> None:
+    answers = iter(["1"] * 30 + ["q"])
+    out = io.StringIO()
+    run_terminal_game(Rules.preset("pagat"), players=4, bots=["greedy"], seed=3,
+                      save=tmp_path / "h.toml", read=lambda prompt: next(answers), out=out,
+                      width=50, bot_reaction=(0.0, 0.0))
+    lines = out.getvalue().splitlines()
+    assert len(lines) > 20 and all(fits(line, 50) for line in lines), max(lines, key=len)
+
+
+def test_output_to_a_file_is_not_wrapped_and_a_terminal_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hoola.plain import terminal_width
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setenv("COLUMNS", "72")
+    assert terminal_width(io.StringIO()) is None  # a pipe or a file: lines as they are
+    assert terminal_width(Terminal()) == 72
+    out = Terminal()
+    from hoola.plain import PlainPerson
+
+    PlainPerson(out=out).say("word " * 30)
+    assert all(len(line) <= 72 for line in out.getvalue().splitlines())

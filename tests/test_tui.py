@@ -46,7 +46,7 @@ from hoola.tui.screens import (
     SettlementScreen,
 )
 from hoola.tui.session import MatchPlan, PersonSeat
-from hoola.tui.widgets import HandPanel, KeyBar, PilePanel, SeatsPanel, short_name
+from hoola.tui.widgets import HandPanel, KeyBar, PilePanel, SeatsPanel, pick_keys, short_name
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = ["You", "Greedy1", "Greedy2"]
@@ -885,3 +885,39 @@ def test_a_list_of_ways_to_take_closes_when_a_bot_was_quicker(tmp_path: Path) ->
             assert record_actions(session.path)[4] == "Greedy2 take 9d with 8d Td"
 
     run(scenario)
+
+
+def key_bar_line(app: HoolaApp) -> str:
+    """The key bar as the terminal shows it (its first line)."""
+    bar = app.query_one(KeyBar).region
+    return screen_text(app).splitlines()[bar.y]
+
+
+def test_the_key_bar_picks_as_many_cards_as_the_hand_holds(tmp_path: Path) -> None:
+    session = Session.new(Rules.preset("pagat"), players=4, seed=21, deals=1,
+                          path=tmp_path / "match.toml", bot_delay=0)
+    sizes: set[int] = set()
+
+    async def scenario() -> None:
+        app = HoolaApp(session, claim_seconds=0)
+        async with app.run_test(size=(120, 40)) as pilot:
+            while True:
+                await my_move(pilot, app)
+                if isinstance(app.screen, SettlementScreen):
+                    return
+                asked = app.asking
+                assert asked is not None
+                await pilot.pause()
+                line = key_bar_line(app)
+                size = len(asked.hand)
+                sizes.add(size)
+                assert re.search(rf"\b{re.escape(pick_keys(size))}\s+pick\b", line), (size, line)
+                assert size == 8 or "1-8" not in line, line
+                await pilot.press("h")
+                await until(pilot, lambda asked=asked: app.suggested is not None
+                            or app.asking is not asked, "a hint")
+                await pilot.press("enter" if app.suggested is not None else "escape")
+                await until(pilot, lambda asked=asked: app.asking is not asked, "the move")
+
+    run(scenario)
+    assert min(sizes) < 7, sizes  # the hand went down: the bar followed it

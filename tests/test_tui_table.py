@@ -18,17 +18,20 @@ import pytest
 pytest.importorskip("textual")
 
 from textual.pilot import Pilot
+from textual.widgets import OptionList
 
 import hoola.core.registry as registry
 from fake_game import SNAP
 from hoola.core.records import read_text, verify_path
 from hoola.core.registry import get_game
+from hoola.plain import move_label
 from hoola.saves import SavedGame
 from hoola.tui.screens import LeaveScreen
 from hoola.tui.table_app import TableApp, uses
+from hoola.tui.table_hints import hint_parts
 from hoola.tui.table_screens import HandOverScreen
 from hoola.tui.table_session import TableSession
-from hoola.tui.table_widgets import CARD_KEYS, HandView
+from hoola.tui.table_widgets import CARD_KEYS, HandView, pick_keys, words
 
 KALOOKIE = get_game("kalookie")
 
@@ -266,3 +269,63 @@ def test_leaving_and_resuming_on_the_full_screen(tmp_path: Path) -> None:
     assert after[:len(before)] == before and len(after) > len(before)
     assert verify_path(path).ok
 
+
+
+def keys_line(app: TableApp) -> str:
+    """The key bar at the bottom of the screen."""
+    return screen_text(app).splitlines()[app.query_one("#keys").region.y]
+
+
+@pytest.mark.parametrize(("game", "preset", "players"), [
+    ("capture", "sedma", 2), ("kalookie", "british", 3),
+])
+def test_the_hint_gives_the_experts_move_and_reason_and_the_keys_follow_the_hand(
+        tmp_path: Path, game: str, preset: str, players: int) -> None:
+    the_game = get_game(game)
+    app = an_app(the_game, tmp_path, preset=preset, players=players, bots=("expert",), seed=4,
+                 deals=1)
+    sizes: set[int] = set()
+    hints: list[str] = []
+
+    async def scenario() -> None:
+        async with app.run_test(size=(100, 32)) as pilot:
+            while True:
+                await until(pilot, asked_or_over(app), "the person's move or the hand's end")
+                if isinstance(app.screen, HandOverScreen):
+                    return
+                question = app.question
+                assert question is not None
+                hand = app.query_one(HandView).order
+                sizes.add(len(hand))
+                line = keys_line(app)
+                assert re.search(rf"(^|\s){re.escape(pick_keys(len(hand)))} pick\b", line), line
+                assert " h hint" in line
+                await pilot.press("h")
+                await until(pilot, lambda q=question: app.advice is not None
+                            or app.question is not q, "the hint")
+                if app.question is not question:
+                    continue
+                advice = app.advice
+                assert advice is not None
+                action, reason = the_game.expert(0).explain(question.view)
+                assert advice.action == action
+                said = " ".join(app.message.plain.split())
+                me = question.view.names[question.view.player]
+                label = move_label(question.notation, action, me) if action is not None \
+                    else "let it pass"
+                move, why = hint_parts(label, " ".join(reason.split()))
+                assert said.startswith(f"Hint: {words(move).plain} "), said
+                assert said.endswith(words(why).plain) and len(why) > 10, said  # the reason
+                hints.append(said)
+                moves = app.query_one("#moves", OptionList)
+                if action is None:
+                    await pilot.press("escape")
+                else:
+                    assert app.listed[moves.highlighted or 0] == action  # Enter plays it
+                    await pilot.press("enter")
+                await until(pilot, asked_or_over(app, question), "the move to be played")
+                if len(hints) >= 12 and len(sizes) > 1:
+                    return
+
+    run(scenario)
+    assert hints and len(sizes) > 1, sizes  # the hand changed size, and the bar with it

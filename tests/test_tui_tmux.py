@@ -96,8 +96,9 @@ def test_play_a_deal_in_tmux_leave_and_resume_to_the_end(tmp_path: Path,
                                                           terminals: list[Terminal]) -> None:
     save = tmp_path / "game.toml"
     socket = f"hoola-test-{os.getpid()}"
-    term = Terminal(socket, play_command("--seed", "5", "--players", "3", "--bot-delay", "0",
-                                         "--bot-reaction", "0", "--claim-seconds", "0",
+    term = Terminal(socket, play_command("--seed", "5", "--players", "3", "--deals", "1",
+                                         "--bot-delay", "0", "--bot-reaction", "0",
+                                         "--claim-seconds", "0",
                                          "--save", str(save)))
     terminals.append(term)
     # Wait for everything the test reads, not for one part of a screen still being drawn.

@@ -7,6 +7,7 @@ of its own. The game is saved after every move (:class:`~hoola.saves.SavedGame`)
 
 from __future__ import annotations
 
+import shutil
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -16,12 +17,13 @@ from typing import Any, TextIO
 
 from hoola.core.errors import HoolaError
 from hoola.core.game import GameState, Player
+from hoola.core.table import Table
 from hoola.live import make_bot, play_hand
 from hoola.saves import SavedGame
-from hoola.tabletext import hand_of, plural, score_lines, sorted_cards, table_lines
+from hoola.tabletext import hand_of, plural, score_lines, sorted_cards, table_lines, wrap_line
 
 __all__ = ["HELP", "Notation", "PlainPerson", "Quit", "choose", "last_move", "move_number",
-           "no_such_move", "run_plain_game"]
+           "no_such_move", "run_plain_game", "taken", "terminal_width"]
 
 HELP = """Type the number of a move, or the move itself as the list writes it (for example:
 draw, discard Kd). Enter lets a moment pass when you may pass. Other keys:
@@ -31,6 +33,45 @@ draw, discard Kd). Enter lets a moment pass when you may pass. Other keys:
 
 class Quit(Exception):
     """The person asked to leave the game."""
+
+
+def terminal_width(out: TextIO | None = None) -> int | None:
+    """The columns of the terminal ``out`` writes to, now (``COLUMNS`` first), at least 40;
+    None when ``out`` is no terminal (a file or a pipe: lines are written whole)."""
+    try:
+        is_terminal = out is not None and out.isatty()
+    except (AttributeError, ValueError):  # a closed or odd stream
+        is_terminal = False
+    if not is_terminal:
+        return None
+    return max(40, shutil.get_terminal_size((80, 24)).columns)
+
+
+def taken(before: Table | None, after: Table) -> str | None:
+    """What a move took, as the table tells it: the piles a seat or team captures into that
+    grew (``Bot1 took 20 points in 2 tricks``), with a pile that came into sight with them (the
+    trick just taken, ``Last trick (Bot1 took): As 7d``); None when nothing was taken.
+
+    >>> from hoola.core.table import Moment, Table, Zone
+    >>> def table(count, *extra):
+    ...     return Table(zones=(Zone("c0", "captured", f"Bot1 took {count} points", owner=1,
+    ...                               count=count), *extra), moment=Moment((), None, "play"))
+    >>> taken(table(0), table(2, Zone("t", "pile", "Last trick (Bot1 took)", cards=("As", "7d"))))
+    'Last trick (Bot1 took): As 7d · Bot1 took 2 points'
+    >>> taken(table(2), table(2)) is None
+    True
+    """
+    if before is None:
+        return None
+    counts = {z.id: z.count for z in before.zones if z.kind == "captured"}
+    grown = [z for z in after.zones
+             if z.kind == "captured" and z.id in counts and (z.count or 0) > (counts[z.id] or 0)]
+    if not grown:
+        return None
+    old = {z.id: z.cards for z in before.zones}
+    shown = [f"{z.label}: {' '.join(z.cards)}" for z in after.zones
+             if z.kind == "pile" and z.cards and old.get(z.id) != z.cards]
+    return " · ".join([*shown, *(z.label for z in grown)])
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,17 +150,24 @@ class PlainPerson:
     """A person at a terminal: the table, the numbered moves, a typed choice."""
 
     def __init__(self, read: Callable[[str], str] | None = None, out: TextIO | None = None,
-                 name: str = "You") -> None:
+                 name: str = "You", width: int | None = None) -> None:
         self.read = read or input
         self.out = out or sys.stdout
         self.name = name
+        self.width = width  # None: the terminal's, asked at each line (it may be resized)
         self.by_rank = False
         self.notation: Notation | None = None
         self.hand: Counter[str] = Counter()  # the hand when last asked: what is new after
 
-    def say(self, text: str = "") -> None:
-        """Print one line to the person."""
-        print(text, file=self.out, flush=True)
+    def say(self, text: str = "", *, wrap: bool = True) -> None:
+        """Print ``text`` to the person, each line broken between words to fit the width of the
+        terminal (not a line with a path to copy: ``wrap=False``)."""
+        width = self.width or terminal_width(self.out)
+        if not wrap or width is None:
+            print(text, file=self.out, flush=True)
+            return
+        lines = [part for line in text.split("\n") for part in wrap_line(line, width)]
+        print("\n".join(lines), file=self.out, flush=True)
 
     def show(self, view: Any) -> None:
         """The whole table as the person's view shows it."""
@@ -185,11 +233,12 @@ def last_move(view: Any) -> str | None:
 
 
 def run_plain_game(saved: SavedGame, *, read: Callable[[str], str] | None = None,
-                   out: TextIO | None = None, notes: Sequence[str] = ()) -> Path:
+                   out: TextIO | None = None, notes: Sequence[str] = (),
+                   width: int | None = None) -> Path:
     """Play ``saved`` line by line until its end or until the person leaves; return the path
-    of its record, saved after every move."""
+    of its record, saved after every move. Lines fit ``width`` columns (the terminal's)."""
     names, me = saved.names, saved.person
-    person = PlainPerson(read, out, names[me])
+    person = PlainPerson(read, out, names[me], width)
     seats: list[Player] = []
     told = list(notes)
     for q, kind in enumerate(saved.kinds):
@@ -205,18 +254,25 @@ def run_plain_game(saved: SavedGame, *, read: Callable[[str], str] | None = None
     person.say(f"{saved.game.title}, {saved.preset} rules, {len(names)} players: "
                f"{', '.join(names)}. Seed {saved.seed}. Type h for help.")
 
+    seen: list[Table | None] = [None]  # the table after the last move, to see what it took
+
     def announce(state: GameState, record: Any) -> None:
         problem = saved.moved(state)
         if problem is not None:
             person.say(problem)
         view = state.view(me)
+        table = view.table()
+        took = taken(seen[0], table)
+        seen[0] = table
+        if getattr(record, "player", None) != me:
+            line = last_move(view)
+            person.say(f"  {line}" if line else f"  {names[record.player]} moved")
+        if took is not None:
+            person.say(f"  {took}")
         if getattr(record, "player", None) == me:
             new = person.news(view)
             if new:
                 person.say(f"New in your hand: {new}")
-            return
-        line = last_move(view)
-        person.say(f"  {line}" if line else f"  {names[record.player]} moved")
 
     if saved.is_over:
         person.say("This game is over.")
@@ -230,6 +286,7 @@ def run_plain_game(saved: SavedGame, *, read: Callable[[str], str] | None = None
             if state.history:
                 person.say(f"(resumed after {len(state.history)} moves)")
             person.notation = Notation.of(state)
+            seen[0] = state.view(me).table()
             play_hand(state, seats, on_action=announce)
             person.say("")
             person.say("--- The hand is over ---")
@@ -241,11 +298,12 @@ def run_plain_game(saved: SavedGame, *, read: Callable[[str], str] | None = None
         person.say("You left the game.")
     finally:
         if saved.save_problem is None:
-            person.say(f"Game saved to {saved.path} (check it with: hoola verify {saved.path})")
+            person.say(f"Game saved to {saved.path} (check it with: hoola verify {saved.path})",
+                       wrap=False)
         else:
             person.say(saved.save_problem)
     if not saved.is_over:
-        person.say(f"Go on with: hoola play --plain --resume {saved.path}")
+        person.say(f"Go on with: hoola play --plain --resume {saved.path}", wrap=False)
     return saved.path
 
 

@@ -14,8 +14,8 @@ may not see shows only its count.
 ...           moment=Moment(actors=(1,), turn=1, phase="play", prompt="B to play"),
 ...           names=("You", "B"), scores=(Score("Penalty", ("0", "12")),))
 >>> print("\\n".join(table_lines(t, 0)))
-  You: 3 cards · Penalty 0
-▶ B: 3 cards · Penalty 12
+  You: 3 cards · Penalty: 0
+▶ B: 3 cards · Penalty: 12
       m1 5s 5h 5d
 Discard pile: Jd (2 cards) · Stock: 40 cards
 Your hand: As Ks 2h
@@ -24,6 +24,7 @@ B to play
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterable, Sequence
 
 from hoola.core.cards import JOKER, parse_card
@@ -36,11 +37,13 @@ __all__ = [
     "hand_of",
     "middle_text",
     "plural",
+    "score_label",
     "score_lines",
     "seat_scores",
     "seat_text",
     "sorted_cards",
     "table_lines",
+    "wrap_line",
     "zones_of",
 ]
 
@@ -82,22 +85,42 @@ def hand_of(table: Table, seat: int) -> Zone | None:
     return next((z for z in table.zones if z.kind == "hand" and z.owner == seat), None)
 
 
+def score_label(label: str) -> str:
+    """A score's label as a heading, a goal in it set apart: ``Game points to 10`` reads
+    ``Game points (to 10)``, so that no number runs into the values after it.
+
+    >>> score_label("Game points to 10"), score_label("Penalty")
+    ('Game points (to 10)', 'Penalty')
+    """
+    head, sep, goal = label.rpartition(" to ")
+    if sep and head and goal.split(" ", 1)[0].isdigit():
+        return f"{head} (to {goal})"
+    return label
+
+
 def seat_scores(table: Table, seat: int) -> list[str]:
-    """``Penalty 12`` for each score line that has a value per seat, or per team (the seat's
+    """``Penalty: 12`` for each score line that has a value per seat, or per team (the seat's
     team's value, on each of its members' lines)."""
     out = []
     for s in table.scores:
         if len(s.values) == len(table.names):
-            out.append(f"{s.label} {s.values[seat]}")
+            out.append(f"{score_label(s.label)}: {s.values[seat]}")
         elif table.teams is not None and len(s.values) == len(table.teams):
             team = next((i for i, t in enumerate(table.teams) if seat in t), None)
             if team is not None:
-                out.append(f"{s.label} {s.values[team]}")
+                out.append(f"{score_label(s.label)}: {s.values[team]}")
     return out
 
 
 def score_lines(table: Table) -> list[str]:
-    """Each score line as ``Label: A 0 · B 12`` (seats, or teams when the values are theirs)."""
+    """Each score line as ``Label: A 0, B 12`` (seats, or teams when the values are theirs).
+
+    >>> from hoola.core.table import Moment, Score, Table
+    >>> t = Table(zones=(), moment=Moment((), None, "over"), names=("You", "Bot1"),
+    ...           scores=(Score("Game points to 10", ("0", "3")),))
+    >>> score_lines(t)
+    ['Game points (to 10): You 0, Bot1 3']
+    """
     lines = []
     for score in table.scores:
         if len(score.values) == len(table.names):
@@ -106,8 +129,8 @@ def score_lines(table: Table) -> list[str]:
             who = [" & ".join(table.names[q] for q in team) for team in table.teams]
         else:
             who = [f"#{i}" for i in range(1, len(score.values) + 1)]
-        lines.append(f"{score.label}: " + " · ".join(f"{w} {v}" for w, v in
-                                                     zip(who, score.values, strict=True)))
+        lines.append(f"{score_label(score.label)}: " + ", ".join(
+            f"{w} {v}" for w, v in zip(who, score.values, strict=True)))
     return lines
 
 
@@ -181,3 +204,18 @@ def table_lines(table: Table, me: int, by_rank: bool = False) -> list[str]:
     if table.moment.prompt:
         lines.append(table.moment.prompt)
     return lines
+
+
+def wrap_line(line: str, width: int) -> list[str]:
+    """``line`` broken at spaces to ``width`` columns (never inside a word), each later part
+    indented two columns more than the line.
+
+    >>> wrap_line("  Trick: As 7d (Bot1 You) · Stock: 22 cards", 24)
+    ['  Trick: As 7d (Bot1', '    You) · Stock: 22', '    cards']
+    """
+    if len(line) <= width:
+        return [line]
+    indent = line[:len(line) - len(line.lstrip(" "))]
+    return textwrap.wrap(line, max(width, len(indent) + 12), initial_indent="",
+                         subsequent_indent=indent + "  ", break_long_words=False,
+                         break_on_hyphens=False, drop_whitespace=True) or [line]

@@ -25,9 +25,10 @@ from hoola.games.hoola.text import (
     stakes,
 )
 from hoola.games.hoola.views import View
-from hoola.plain import move_number, no_such_move
+from hoola.plain import move_number, no_such_move, terminal_width
 from hoola.play import LiveWindow, Player, play_deal
 from hoola.saves import SavedMatch, default_save_path, forget_if_empty
+from hoola.tabletext import wrap_line
 
 __all__ = ["Quit", "TerminalPlayer", "default_save_path", "run_terminal_game"]
 
@@ -45,10 +46,11 @@ class TerminalPlayer:
     """A person at a terminal: shows the view, lists the legal moves, reads a choice."""
 
     def __init__(self, read: Callable[[str], str] | None = None, out: TextIO | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, width: int | None = None) -> None:
         self.read = read or input
         self.out = out or sys.stdout
         self.clock = clock
+        self.width = width  # None: the terminal's, asked at each line (it may be resized)
         self.by_rank = False
         self.question: View | None = None
 
@@ -64,9 +66,15 @@ class TerminalPlayer:
         action = self.act(self.question)
         return action, self.clock() - start
 
-    def say(self, text: str = "") -> None:
-        """Print one line to the player."""
-        print(text, file=self.out, flush=True)
+    def say(self, text: str = "", *, wrap: bool = True) -> None:
+        """Print ``text`` to the player, each line broken between words to fit the width of the
+        terminal (not a line with a path to copy: ``wrap=False``)."""
+        width = self.width or terminal_width(self.out)
+        if not wrap or width is None:
+            print(text, file=self.out, flush=True)
+            return
+        lines = [part for line in text.split("\n") for part in wrap_line(line, width)]
+        print("\n".join(lines), file=self.out, flush=True)
 
     def sorted_hand(self, hand: Sequence[int]) -> list[int]:
         """The hand by suit (canonical order) or by rank, jokers last."""
@@ -224,14 +232,14 @@ def run_terminal_game(rules: Rules, *, players: int = 4, bots: Sequence[str] = (
                       save: Path | None = None, resume: Path | None = None,
                       bot_reaction: tuple[float, float] = (0.8, 1.5),
                       read: Callable[[str], str] | None = None,
-                      out: TextIO | None = None) -> Path:
+                      out: TextIO | None = None, width: int | None = None) -> Path:
     """Play ``deals`` deals against bots in the terminal (or go on with the match saved at
     ``resume``); return the path of the saved record, which is saved after every move.
 
     Raises :class:`~hoola.core.errors.RecordError` for a save that cannot be resumed and ``OSError``
     when the game cannot be saved, before play starts.
     """
-    person = TerminalPlayer(read, out)
+    person = TerminalPlayer(read, out, width=width)
     if resume is not None:
         game = SavedMatch.resume(resume, seed=seed)
     else:
@@ -289,9 +297,10 @@ def run_terminal_game(rules: Rules, *, players: int = 4, bots: Sequence[str] = (
         person.say("You left the game.")
     finally:
         if game.save_problem is None:
-            person.say(f"Game saved to {game.path} (check it with: hoola verify {game.path})")
+            person.say(f"Game saved to {game.path} (check it with: hoola verify {game.path})",
+                       wrap=False)
         else:
             person.say(game.save_problem)
     if not game.is_over:
-        person.say(f"Go on with: hoola play --plain --resume {game.path}")
+        person.say(f"Go on with: hoola play --plain --resume {game.path}", wrap=False)
     return game.path

@@ -19,7 +19,13 @@ import click
 from hoola.core.errors import HoolaError
 from hoola.core.game import Game
 
-__all__ = ["NAME_RE", "PlayRequest", "play_any", "play_hoola"]
+__all__ = ["HOOLA_DEALS", "NAME_RE", "PlayRequest", "play_any", "play_hoola"]
+
+HOOLA_DEALS = 10
+"""Deals of ``hoola play`` (Hoola) unless ``--deals`` says otherwise: a match with the running
+score, as a table plays an evening's session. Hoola has no end of its own (no target), so the
+front end sets one; the person may leave at any deal (the game is saved, and ``--resume`` goes on).
+"""
 
 NAME_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """A player's name: one word of notation (the records name players so in every game)."""
@@ -52,8 +58,10 @@ def _full_screen(plain: bool) -> bool:
     try:
         import textual  # noqa: F401
     except ImportError as exc:
+        from hoola.install import install_command
+
         click.echo(f"The full-screen game needs Textual ({exc.name} is missing): "
-                   "pip install 'hoola[cli]'. Playing line by line.", err=True)
+                   f"{install_command('cli')}. Playing line by line.", err=True)
         return False
     return True
 
@@ -101,7 +109,7 @@ def play_hoola(r: PlayRequest) -> None:
         raise click.BadParameter(exc.message, param_hint="--rules/--option") from exc
     _check_players(r.game, r.players)
     _check_name(r.name)
-    deals = r.deals or 1
+    deals = r.deals or HOOLA_DEALS
     try:
         if _full_screen(r.plain):
             from hoola.tui import run_tui

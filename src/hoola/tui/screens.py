@@ -154,7 +154,7 @@ wins; a tie or worse pays for everyone), [b]blasts[/b] (b) with 7 unmelded cards
 worth 15 or less or 83 or more, or shows four sevens (v). Sevens count 14
 at the end. Losers pay by rank, doubled per 7 in hand and for no meld.
 
-[b]Keys[/b]  1-8 pick cards   d draw   t take   m meld   a add   x discard
+[b]Keys[/b]  1-9 0 pick cards   d draw   t take   m meld   a add   x discard
       k knock   b blast   v sevens   p/o play or drop out (6-7 players)
       Esc let it go, or put cards back   h hint (Enter plays it)
       s sort   l the whole log   ? help   q leave (the game is saved)

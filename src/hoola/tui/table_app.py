@@ -31,9 +31,18 @@ from hoola.plain import move_label
 from hoola.saves import SavedGame
 from hoola.tabletext import hand_of, sorted_cards
 from hoola.tui.screens import Leaving, LogScreen
+from hoola.tui.table_hints import Advice, TableAdviser, hint_parts
 from hoola.tui.table_screens import HandOverScreen, TableHelpScreen
 from hoola.tui.table_session import Question, ScreenSeat, TableSession
-from hoola.tui.table_widgets import CARD_KEYS, HandView, SeatsView, card_of, middle_line, words
+from hoola.tui.table_widgets import (
+    CARD_KEYS,
+    HandView,
+    SeatsView,
+    card_of,
+    middle_line,
+    pick_keys,
+    words,
+)
 from hoola.tui.touches import touch_of
 
 __all__ = ["TableApp", "run_table_app", "uses"]
@@ -100,7 +109,7 @@ class TableApp(Leaving, App[str]):
         *[Binding(key, f"pick({i})", show=False) for i, key in enumerate(CARD_KEYS)],
         Binding("escape", "clear_or_pass", show=False), Binding("s", "sort", show=False),
         Binding("l", "log", show=False), Binding("question_mark,f1", "help", show=False),
-        Binding("q", "quit", show=False),
+        Binding("h", "hint", show=False), Binding("q", "quit", show=False),
         Binding("ctrl+c", "leave_now", show=False, priority=True),
     ]
 
@@ -129,6 +138,8 @@ class TableApp(Leaving, App[str]):
         self.deadline: float | None = None
         self.last_tick = clock()
         self.hands_played = 0  # hands whose end was shown (tests wait on it)
+        self.adviser = TableAdviser(self.saved.game)
+        self.advice: Advice | None = None  # the hint shown for the current question
 
     # -- layout -------------------------------------------------------------------------------
 
@@ -274,6 +285,7 @@ class TableApp(Leaving, App[str]):
         self.question = None
         self.deadline = None
         self.picked = set()
+        self.advice = None
         if action is None:
             self._say(Text("You let it pass", style="dim"))
         self.person.give(question, action)
@@ -363,12 +375,14 @@ class TableApp(Leaving, App[str]):
         self.query_one("#middle", Static).update(text)
 
     def _show_keys(self) -> None:
-        hand = self.query_one(HandView).order
-        last = CARD_KEYS[min(len(hand), len(CARD_KEYS)) - 1] if hand else "1"
-        keys = Text.assemble((f" 1-{last}", "bold"), " pick  ", ("↑↓ Enter", "bold"), " play  ",
-                             ("Esc", "bold"), " clear/pass  ", ("s", "bold"), " sort  ",
-                             ("l", "bold"), " log  ", ("?", "bold"), " help  ", ("q", "bold"),
-                             " leave")
+        picks = pick_keys(len(self.query_one(HandView).order))
+        keys = Text.assemble((f" {picks}", "bold"), " pick  ") if picks else Text(" ")
+        keys.append_text(Text.assemble(("↑↓ Enter", "bold"), " play  ", ("Esc", "bold"),
+                                       " clear/pass  ", ("s", "bold"), " sort  "))
+        if self.adviser.can_advise:
+            keys.append_text(Text.assemble(("h", "bold"), " hint  "))
+        keys.append_text(Text.assemble(("l", "bold"), " log  ", ("?", "bold"), " help  ",
+                                       ("q", "bold"), " leave"))
         self.query_one("#keys", Static).update(keys)
 
     def _picked_cards(self) -> Counter[str]:
@@ -481,6 +495,54 @@ class TableApp(Leaving, App[str]):
         if self.view is not None:
             self._show(self.view)
         self._fill_moves()
+
+    def action_hint(self) -> None:
+        """Ask the game's expert what to do, and why (its reason, where it gives one)."""
+        if not self._on_table():
+            return
+        question = self.question
+        if question is None:
+            self._tell(Text("Hints come when it is your move.", style="dim"))
+            return
+        if not self.adviser.can_advise:
+            self._tell(Text(f"{self.saved.game.title} has no expert bot to give hints.",
+                            style="dim"))
+            return
+        self._tell(Text("Thinking (the expert bot)...", style="dim"))
+        self._advise(question)
+
+    @work(thread=True, exclusive=True, group="hint")
+    def _advise(self, question: Question) -> None:
+        self._later(self._show_hint, question, self.adviser.advise(question.view))
+
+    def _show_hint(self, question: Question, advice: Advice) -> None:
+        if self.question is not question:
+            return  # answered meanwhile
+        self.advice = advice
+        if advice.action is not None and advice.action not in self.listed:
+            self.picked = set()  # the picked cards hid the advised move: show every move
+            self._show(question.view)
+            self._fill_moves()
+        me = question.view.names[question.view.player]
+        label = move_label(question.notation, advice.action, me) \
+            if advice.action is not None else "let it pass"
+        move, why = hint_parts(label, advice.reason) if advice.reason else (label, "")
+        hint = Text.assemble(("Hint: ", "bold #87d7ff"), words(move),
+                             (" · Enter plays it" if advice.action is not None else " (Esc)",
+                              "bold"))
+        if why:
+            reason = words(why)
+            reason.stylize_before("italic")
+            hint.append("\n")
+            hint.append_text(reason)
+        self._tell(hint)
+        moves = self.query_one("#moves", OptionList)
+        if advice.action is not None:
+            moves.highlighted = next(i for i, a in enumerate(self.listed)
+                                     if a is not None and a == advice.action)
+        elif question.view.can_pass:
+            moves.highlighted = len(self.listed) - 1
+        moves.focus()
 
     def action_log(self) -> None:
         """Show the whole log of the hand."""

@@ -109,8 +109,9 @@ moves that use all the picked cards. Press the key again to put a card back.
 warning, a claim), the list ends with "let it pass"; Esc lets it pass too, and a
 countdown passes for you when it runs out.
 
-[b]Keys[/b]  1-9 0 a-k... pick cards   ↑ ↓ Enter play   Esc put cards back / pass
-      s sort the hand   l the whole log   ? help   q leave (the game is saved)
+[b]Keys[/b]  1-9 0 a-g i... pick cards   ↑ ↓ Enter play   Esc put cards back / pass
+      h hint: the expert's move and why (Enter plays it)   s sort the hand
+      l the whole log   ? help   q leave (the game is saved)
 
 Any key closes this help."""
 

@@ -25,10 +25,28 @@ from hoola.core.table import Table, Zone
 from hoola.tabletext import hand_of, middle_text, plural, seat_scores, zones_of
 from hoola.tui.cardface import PAPER, card_face, card_label, card_style
 
-__all__ = ["CARD_KEYS", "HandView", "SeatsView", "card_of", "chip", "chips", "words"]
+__all__ = ["CARD_KEYS", "HandView", "SeatsView", "card_of", "chip", "chips", "pick_keys",
+           "words"]
 
-CARD_KEYS = "1234567890abcdefghijkmnoprtuvwxyz"
-"""The keys that pick the cards of the hand, in the order shown (l, q and s are commands)."""
+CARD_KEYS = "1234567890abcdefgijkmnoprtuvwxyz"
+"""The keys that pick the cards of the hand, in the order shown (h, l, q and s are commands)."""
+
+
+def pick_keys(cards: int) -> str:
+    """The keys that pick a hand of ``cards`` cards, as the key bar says them.
+
+    >>> pick_keys(5), pick_keys(1), pick_keys(10), pick_keys(13), pick_keys(0)
+    ('1-5', '1', '1-0', '1-0 a-c', '')
+    """
+    cards = min(cards, len(CARD_KEYS))
+    if cards <= 0:
+        return ""
+    if cards == 1:
+        return CARD_KEYS[0]
+    digits = f"1-{CARD_KEYS[min(cards, 10) - 1]}"
+    if cards <= 10:
+        return digits
+    return f"{digits} {CARD_KEYS[10]}" if cards == 11 else f"{digits} a-{CARD_KEYS[cards - 1]}"
 
 
 NOTATION = re.compile(r"(?:10|[2-9TJQKA])[shdc]|JK(?:=(?:10|[2-9TJQKA])[shdc])?")
@@ -80,9 +98,11 @@ def words(label: str) -> Text:
     for i, word in enumerate(label.split()):
         if i:
             out.append(" ")
-        bare = word.rstrip(",.;:")
+        inner = word.lstrip("([")
+        bare = inner.rstrip(",.;:)]")
+        out.append(word[:len(word) - len(inner)])
         out.append_text(chip(bare) if card_of(bare) else Text(bare))
-        out.append(word[len(bare):])
+        out.append(inner[len(bare):])
     return out
 
 

@@ -24,7 +24,7 @@ from hoola.games.hoola.views import View
 from hoola.tui.cardface import card_face, empty_face, face_size, meld_chips, sort_hand, stock_face
 from hoola.tui.moves import HandStatus, hand_status
 
-__all__ = ["HandPanel", "KeyBar", "PilePanel", "ScoreBar", "SeatsPanel", "short_name"]
+__all__ = ["HandPanel", "KeyBar", "PilePanel", "ScoreBar", "SeatsPanel", "pick_keys", "short_name"]
 
 class ScoreBar(Static):
     """The top line: rules, deal number, stake and the running score of every player.
@@ -301,10 +301,25 @@ class KeyBar(Static):
                 parts.append(_key(key, label, f"verb('{verb}')"))
         if view is not None and asked and view.can_pass:
             parts.append(_key("esc", "let it go", "let_go"))
-        parts.extend([_key("1-8", "pick", "help"), _key("s", "sort", "sort"),
+        picks = pick_keys(len(view.hand)) if view is not None else ""
+        if picks:
+            parts.append(_key(picks, "pick", "help"))
+        parts.extend([_key("s", "sort", "sort"),
                       _key("h", "hint", "hint"), _key("l", "log", "log"),
                       _key("?", "help", "help"), _key("q", "quit", "quit")])
         self.update(" ".join(parts))
+
+
+def pick_keys(cards: int) -> str:
+    """The keys that pick the cards of a hand of ``cards`` (1 to 9, then 0 for the tenth).
+
+    >>> pick_keys(5), pick_keys(1), pick_keys(10), pick_keys(0)
+    ('1-5', '1', '1-0', '')
+    """
+    if cards <= 0:
+        return ""
+    last = str(min(cards, 10) % 10)
+    return "1" if cards == 1 else f"1-{last}"
 
 
 def _key(key: str, label: str, action: str) -> str:

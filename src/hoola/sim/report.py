@@ -193,12 +193,12 @@ def simulate(config: SimConfig, *, workers: int | None = None, ray_address: str 
     if margins is not None:
         console.print(margins)
     if len(bots) > 1:
-        from hoola.sim.ratings import rate
+        from hoola.sim.ratings import RATED, rate
 
-        table = _table("openskill ratings (Plackett-Luce, every deal)", "bot", "mu", "sigma",
-                       "ordinal", "deals")
+        table = _table(f"openskill ratings: {RATED}", "bot", "mu", "sigma", "ordinal",
+                       "units")
         for r in rate(games, bots):
-            _row(table, r.bot, f"{r.mu:.2f}", f"{r.sigma:.2f}", f"{r.ordinal:.2f}", str(r.deals))
+            _row(table, r.bot, f"{r.mu:.2f}", f"{r.sigma:.2f}", f"{r.ordinal:.2f}", str(r.units))
         console.print(table)
     if plot_dir is not None:
         from hoola.sim.plots import plot_bots

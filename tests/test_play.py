@@ -15,9 +15,16 @@ from hoola.games.hoola.deal import Deal
 from hoola.games.hoola.greedy import GreedyBot
 from hoola.games.hoola.rules import Rules
 from hoola.games.hoola.state import DealState
-from hoola.games.hoola.text import describe_race
 from hoola.games.hoola.views import View
-from hoola.play import ClaimRace, Decision, LiveWindow, play_deal, resolve_claims, settle_window
+from hoola.play import (
+    ClaimRace,
+    Decision,
+    LiveWindow,
+    describe_race,
+    play_deal,
+    resolve_claims,
+    settle_window,
+)
 
 PRESETS = ["pagat", "classic", "rummy-rulebook", "online", "two-player", "hertzog", "glenn",
            "old", "court-ten", "winjoy"]

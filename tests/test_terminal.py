@@ -22,9 +22,8 @@ from hoola.games.hoola.greedy import GreedyBot
 from hoola.games.hoola.records import load, loads, verify_path
 from hoola.games.hoola.rules import Rules
 from hoola.games.hoola.state import DealState
-from hoola.games.hoola.text import describe_race
 from hoola.games.hoola.views import View
-from hoola.play import LiveWindow, play_deal
+from hoola.play import LiveWindow, describe_race, play_deal
 from hoola.terminal import Quit, TerminalPlayer, run_terminal_game
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -145,8 +145,7 @@ def play(game_name: str | None, players: int | None, preset: str | None, options
     from hoola.core.errors import HoolaError
     from hoola.core.registry import game_and_preset
     from hoola.saves import game_of_save
-    from hoola.tui.front import PlayRequest, play_any
-    from hoola.tui.touches import touch_of
+    from hoola.tui.front import PlayRequest, play
 
     if resume is not None and save is not None:
         raise click.UsageError("--save and --resume do not go together: a resumed game is saved "
@@ -182,7 +181,7 @@ def play(game_name: str | None, players: int | None, preset: str | None, options
                           deals=deals, name=name, save=save, resume=resume,
                           claim_seconds=claim_seconds, bot_delay=bot_delay,
                           bot_reaction=bot_reaction, plain=plain)
-    (touch_of(game.name).front_end or play_any)(request)
+    play(request)
 
 
 def parse_seconds(text: str) -> tuple[float, float]:

@@ -14,9 +14,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from hoola.core.cards import format_card
 from hoola.core.errors import IllegalActionError
 from hoola.games.hoola.actions import Action, Draw, Sevens, Take
 from hoola.games.hoola.state import DealState
+from hoola.games.hoola.text import players_named
 from hoola.games.hoola.views import View
 
 __all__ = [
@@ -26,6 +28,7 @@ __all__ = [
     "LiveWindow",
     "Person",
     "Player",
+    "describe_race",
     "play_deal",
     "resolve_claims",
     "settle_window",
@@ -187,6 +190,29 @@ class ClaimRace:
     mine: Action | None
     answered: bool
     by_turn: bool
+
+
+def describe_race(race: ClaimRace, names: Sequence[str], me: int,
+                  label: Callable[[int], str] = format_card) -> str:
+    """What a claim window the person had a say in came to: "Greedy3 was quicker and took Q♦."
+
+    ``label`` names a card (``Qd`` by default; the full screen draws ``Q♦``).
+    """
+    card = label(race.card)
+    winner = race.winner.player
+    others = [q for q in race.claimants if q not in (winner, me)]
+    if winner == me:
+        if race.by_turn:
+            return f"You took {card}: your turn comes before {players_named(names, others, me)}'s."
+        return f"You were quicker than {players_named(names, others, me)} and took {card}."
+    who = names[winner]
+    if isinstance(race.mine, Draw):
+        return f"{who} claimed {card} before you drew."
+    if race.by_turn and race.answered:
+        return f"{who} took {card}: {who}'s turn comes before yours."
+    if race.answered or not isinstance(race.winner, Take):
+        return f"{who} was quicker and took {card}."
+    return f"{who} was quicker and took {card} before you answered."
 
 
 class LiveWindow(ClaimWindow):

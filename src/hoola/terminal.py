@@ -18,7 +18,6 @@ from hoola.games.hoola.scoring import hand_points
 from hoola.games.hoola.state import DealState
 from hoola.games.hoola.text import (
     agree,
-    describe_race,
     describe_settlement,
     describe_table,
     knocker_of,
@@ -26,7 +25,7 @@ from hoola.games.hoola.text import (
 )
 from hoola.games.hoola.views import View
 from hoola.plain import move_number, no_such_move, terminal_width
-from hoola.play import LiveWindow, Player, play_deal
+from hoola.play import LiveWindow, Player, describe_race, play_deal
 from hoola.saves import SavedMatch, default_save_path, forget_if_empty
 from hoola.tabletext import wrap_line
 

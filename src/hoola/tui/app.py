@@ -25,9 +25,8 @@ from textual.timer import Timer
 from textual.widgets import RichLog, Static
 
 from hoola.games.hoola.actions import Action, Add, Discard, NewMeld, Take
-from hoola.games.hoola.text import describe_race
 from hoola.games.hoola.views import View
-from hoola.play import ClaimRace
+from hoola.play import ClaimRace, describe_race
 from hoola.tui.cardface import card_chip, card_label
 from hoola.tui.hints import Adviser, hint_words
 from hoola.tui.moves import candidates, describe, log_line, next_step, why_not

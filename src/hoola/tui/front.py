@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ import click
 from hoola.core.errors import HoolaError
 from hoola.core.game import Game
 
-__all__ = ["HOOLA_DEALS", "NAME_RE", "PlayRequest", "play_any", "play_hoola"]
+__all__ = ["HOOLA_DEALS", "NAME_RE", "OWN", "PlayRequest", "play", "play_any", "play_hoola"]
 
 HOOLA_DEALS = 10
 """Deals of ``hoola play`` (Hoola) unless ``--deals`` says otherwise: a match with the running
@@ -184,3 +185,13 @@ def _default_bot(game: Game) -> str:
     except NotImplementedError:
         return "random"
     return "expert"
+
+
+OWN: dict[str, Callable[[PlayRequest], None]] = {"hoola": play_hoola}
+"""The games played in front ends of their own (Hoola's full screen and plain game), by name: a
+touch of the front end, as :mod:`hoola.tui.touches` holds the smaller ones."""
+
+
+def play(r: PlayRequest) -> None:
+    """The game of ``r`` in its own front ends (:data:`OWN`), else in the generic ones."""
+    OWN.get(r.game.name, play_any)(r)

@@ -2,9 +2,10 @@
 front ends knows any game.
 
 A game with no entry plays with :data:`NO_TOUCH`: the generic screen and plain game draw it from
-its table as data alone. Hoola's touch is a whole front end of its own (the full-screen game of
-:mod:`hoola.tui.app` and the plain game of :mod:`hoola.terminal`); Kalookie's groups the hand into
-runs and sets and says how far the initial meld has come. No Textual import here.
+its table as data alone. Kalookie's touch groups the hand into runs and sets and says how far the
+initial meld has come. Hoola's is a whole front end of its own (the full-screen game of
+:mod:`hoola.tui.app` and the plain game of :mod:`hoola.terminal`, chosen by
+:data:`hoola.tui.front.OWN`). No Textual import here.
 
 >>> kalookie_groups(["9h", "Ks", "7h", "8h", "JK", "Kd", "Kc", "2s"])
 [['7h', '8h', '9h'], ['Ks', 'Kd', 'Kc'], ['2s'], ['JK']]
@@ -16,14 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from hoola.core.cards import JOKER, parse_card
 from hoola.core.errors import NotationError
 from hoola.tabletext import sorted_cards
-
-if TYPE_CHECKING:
-    from hoola.tui.front import PlayRequest
 
 __all__ = ["NO_TOUCH", "TOUCHES", "Touch", "kalookie_groups", "kalookie_note", "touch_of"]
 
@@ -33,19 +31,12 @@ class Touch:
     """One game's touches: each None means the generic way.
 
     ``groups`` orders the person's hand into groups (drawn apart); ``note`` is a short line
-    about the hand from the person's view; ``front_end`` plays the game instead of the generic
-    front ends altogether.
+    about the hand from the person's view. (A game with front ends of its own altogether is
+    in :data:`hoola.tui.front.OWN`.)
     """
 
     groups: Callable[[Sequence[str]], list[list[str]]] | None = None
     note: Callable[[Any], str] | None = None
-    front_end: Callable[[PlayRequest], None] | None = None
-
-
-def _hoola_front_end(request: PlayRequest) -> None:
-    from hoola.tui.front import play_hoola
-
-    play_hoola(request)
 
 
 def kalookie_groups(cards: Sequence[str]) -> list[list[str]]:
@@ -123,7 +114,6 @@ def kalookie_note(view: Any) -> str:
 
 NO_TOUCH = Touch()
 TOUCHES: dict[str, Touch] = {
-    "hoola": Touch(front_end=_hoola_front_end),
     "kalookie": Touch(groups=kalookie_groups, note=kalookie_note),
 }
 

@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
-from hoola.core.cards import format_card, format_cards
-from hoola.games.hoola.actions import Action, Draw, Knock, Take
+from hoola.core.cards import format_cards
+from hoola.games.hoola.actions import Action, Knock
 from hoola.games.hoola.melds import Meld
 from hoola.games.hoola.records import format_number
 from hoola.games.hoola.scoring import Settlement
 
-if TYPE_CHECKING:
-    from hoola.play import ClaimRace
-
-__all__ = ["agree", "describe_end", "describe_race", "describe_settlement", "describe_table",
-           "knocker_of", "stakes"]
+__all__ = ["agree", "describe_end", "describe_settlement", "describe_table", "knocker_of",
+           "players_named", "stakes"]
 
 # Verbs whose third person is not simply the verb with an "s".
 _THIRD_PERSON: Final = {"go": "goes", "have": "has", "do": "does", "be": "is"}
@@ -51,14 +48,14 @@ def agree(name: str, verb: str) -> str:
     return f"{name} {verb}{'es' if verb.endswith(('s', 'sh', 'ch', 'x')) else 's'}"
 
 
-def _who(names: Sequence[str], seats: Sequence[int], me: int | None) -> str:
+def players_named(names: Sequence[str], seats: Sequence[int], me: int | None) -> str:
     """The players named for a sentence, "you" for ``me``: "Greedy1 and you"."""
     said = ["you" if q == me else names[q] for q in seats]
     return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
 
 
 def _win(names: Sequence[str], seats: Sequence[int], me: int | None) -> str:
-    who = _who(names, seats, me)
+    who = players_named(names, seats, me)
     return f"{who} {'win' if len(seats) > 1 else agree(who, 'win').split()[-1]}"
 
 
@@ -94,33 +91,10 @@ def describe_end(result: Settlement, names: Sequence[str], knocker: int | None =
              "sopang": "blasted: a minor blast (sopang)",
              "daepang": "blasted: a major blast (daepang)", "sevens": "showed four sevens"}
     if result.end in deeds:
-        return f"{_capital(_who(names, winners, me))} {deeds[result.end]}."
+        return f"{_capital(players_named(names, winners, me))} {deeds[result.end]}."
     # A knock whose knocker is not known: do not name a winner as the knocker.
     return f"Play ended by {END_NAMES.get(result.end, result.end)}: " \
            f"{_win(names, winners, me)}{with_low}."
-
-
-def describe_race(race: ClaimRace, names: Sequence[str], me: int,
-                  label: Callable[[int], str] = format_card) -> str:
-    """What a claim window the person had a say in came to: "Greedy3 was quicker and took Q♦."
-
-    ``label`` names a card (``Qd`` by default; the full screen draws ``Q♦``).
-    """
-    card = label(race.card)
-    winner = race.winner.player
-    others = [q for q in race.claimants if q not in (winner, me)]
-    if winner == me:
-        if race.by_turn:
-            return f"You took {card}: your turn comes before {_who(names, others, me)}'s."
-        return f"You were quicker than {_who(names, others, me)} and took {card}."
-    who = names[winner]
-    if isinstance(race.mine, Draw):
-        return f"{who} claimed {card} before you drew."
-    if race.by_turn and race.answered:
-        return f"{who} took {card}: {who}'s turn comes before yours."
-    if race.answered or not isinstance(race.winner, Take):
-        return f"{who} was quicker and took {card}."
-    return f"{who} was quicker and took {card} before you answered."
 
 
 def describe_table(table: Sequence[Meld], names: Sequence[str]) -> list[str]:

@@ -479,10 +479,11 @@ class Hub:
                     await self._item(item)
             except asyncio.CancelledError:
                 raise
-            except self._redis_errors as exc:
+            except Exception as exc:
+                # What reaches here is the subscription's connection failing (a message's own
+                # handling keeps its errors, :meth:`_item`); redis-py raises more than its own
+                # errors as it tries to reconnect (a closed transport's RuntimeError).
                 self._redis_failed(exc)
-            except Exception:  # never let the listener die
-                log.exception("the cluster listener failed")
             if self.pubsub is pubsub and pubsub is not None:
                 self.pubsub = None
                 with contextlib.suppress(Exception):

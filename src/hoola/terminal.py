@@ -85,6 +85,8 @@ class TerminalPlayer:
         """The table, the discard, the stock, the opponents, the hand."""
         names = view.names
         self.say("")
+        if view.mission is not None:  # the deal's mission, from its start (ruling 20)
+            self.say(view.mission_text())
         self.say("Table:")
         for line in describe_table(view.melds, names):
             self.say(line)

@@ -95,4 +95,5 @@ def state_from_view(view: View, hands: Sequence[Sequence[int]], stock: Sequence[
     s._sizes = None
     s._adds = None
     s.phase = view.phase
+    s.mission = view.mission
     return s

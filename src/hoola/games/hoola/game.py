@@ -35,9 +35,14 @@ class HoolaGame:
         return [PresetInfo(d.name, d.source, d.changes, d.meaning) for d in PRESET_DOCS.values()]
 
     def how_to_play(self, preset: str | None = None) -> str:
-        """How to play, in a few sentences (``hoola rules``): :mod:`hoola.games.hoola.howto`."""
+        """How to play, in a few sentences (``hoola rules``): :mod:`hoola.games.hoola.howto`;
+        for a preset that plays missions, their catalog (ruling 20) follows."""
         from hoola.games.hoola.howto import HOW_TO_PLAY
+        from hoola.games.hoola.missions import catalog_text
+        from hoola.games.hoola.rules import PRESETS
 
+        if preset in PRESETS and Rules.preset(str(preset)).missions:
+            return f"{HOW_TO_PLAY} {catalog_text()}"
         return HOW_TO_PLAY
 
     def option_infos(self) -> Sequence[OptionInfo]:

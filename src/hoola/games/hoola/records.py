@@ -43,6 +43,7 @@ from hoola.core.records import (
 from hoola.games.hoola.actions import NAME_RE, parse_action
 from hoola.games.hoola.deal import Deal
 from hoola.games.hoola.match import Match, next_dealer, next_stake
+from hoola.games.hoola.missions import Mission, check_mission
 from hoola.games.hoola.rules import PRESETS, Rules
 from hoola.games.hoola.scoring import END_KINDS
 from hoola.games.hoola.state import DealState
@@ -83,8 +84,10 @@ MAX_TEXT = 500
 MAX_PLAYERS = 7
 """The most players at a Hoola table (and so in a record); the fewest is 2."""
 MAX_OPTION_ENTRIES = 16
-_RESULT_KEYS = ("end", "winners", "points", "payments", "illegal")
-_DEAL_KEYS = ("dealer", "stake", "seed", "hands", "upcard", "stock", "actions", "result")
+_RESULT_KEYS = ("end", "winners", "points", "payments", "mission", "illegal")
+_DEAL_KEYS = ("dealer", "stake", "seed", "hands", "upcard", "stock", "mission", "actions",
+              "result")
+_MISSION_OUTCOMES = ("achieved", "failed")
 
 
 @dataclass
@@ -99,6 +102,7 @@ class DealRecord:
     dealer: str | None = None
     stake: Fraction | None = None
     result: dict[str, Any] = field(default_factory=dict)
+    mission: Mission | None = None
 
 
 @dataclass
@@ -338,8 +342,22 @@ def _read_deal(raw: Any, players: Sequence[str], i: int) -> DealRecord:
         raise RecordError(f"{where}: dealer {shown(d.dealer)} is not a player")
     if "stake" in raw:
         d.stake = _number(raw["stake"], f"{where} stake")
+    if "mission" in raw:
+        d.mission = _read_mission(raw["mission"], where)
     d.result = _read_result(raw.get("result", {}), players, len(d.actions), where)
     return d
+
+
+def _read_mission(raw: Any, where: str) -> Mission:
+    """A deal's ``mission = { feat = "quad", multiplier = 3 }`` (ruling 20), checked against the
+    catalog."""
+    if not isinstance(raw, dict) or set(raw) != {"feat", "multiplier"}:
+        raise RecordError(f"{where}: mission must be {{ feat = \"...\", multiplier = 2, 3 or 4 }}, "
+                          f"not {shown(raw)}", "bad-mission")
+    try:
+        return check_mission(raw["feat"], raw["multiplier"])
+    except HoolaError as exc:
+        raise RecordError(f"{where}: {exc.message}", "bad-mission") from exc
 
 
 def _read_result(result: Any, players: Sequence[str], actions: int,
@@ -349,6 +367,9 @@ def _read_result(result: Any, players: Sequence[str], actions: int,
     unknown = set(result) - set(_RESULT_KEYS)
     if unknown:
         raise RecordError(f"{where}: unknown result key {shown(sorted(unknown)[0])}")
+    if "mission" in result and result["mission"] not in _MISSION_OUTCOMES:
+        raise RecordError(f"{where}: result mission must be \"achieved\" or \"failed\", not "
+                          f"{shown(result['mission'])}", "bad-mission")
     if "end" in result and result["end"] not in END_KINDS:
         raise RecordError(f"{where}: end must be one of {', '.join(END_KINDS)}")
     if "winners" in result:
@@ -413,6 +434,9 @@ def dumps(record: Record) -> str:
             out.append(f"upcard = {_toml_value(d.upcard)}\n")
         if d.stock is not None:
             out.append(f"stock = {_toml_value(d.stock)}\n")
+        if d.mission is not None:
+            out.append(f"mission = {{ feat = {_toml_value(d.mission.feat)}, "
+                       f"multiplier = {d.mission.multiplier} }}\n")
         if d.actions:
             out.append("actions = [\n")
             out.extend(f"  {_toml_value(a)},\n" for a in d.actions)
@@ -444,7 +468,8 @@ def record_of(states: Sequence[DealState], *, rules: Rules | None = None,
         stock = s.stock_after_drops if s.stock_after_drops is not None else s.deal.stock
         d = DealRecord(actions=[s.format(a) for a in s.history], hands=hands,
                        upcard=format_cards([s.deal.upcard]), stock=format_cards(stock),
-                       dealer=names[s.dealer], stake=s.stake if s.stake != 1 else None)
+                       dealer=names[s.dealer], stake=s.stake if s.stake != 1 else None,
+                       mission=s.mission)
         if s.result is not None:
             r = s.result
             d.result = {
@@ -453,6 +478,8 @@ def record_of(states: Sequence[DealState], *, rules: Rules | None = None,
                 "points": {names[q]: v for q, v in sorted(r.points.items())},
                 "payments": {names[q]: v for q, v in sorted(r.payments.items())},
             }
+            if r.mission is not None:
+                d.result["mission"] = "achieved" if r.mission_achieved else "failed"
         deals.append(d)
     named_totals = {names[q]: v for q, v in sorted(totals.items())} if totals is not None else None
     return Record(names, rules.preset_name, rules.overrides(), deals, named_totals, comment)
@@ -469,7 +496,12 @@ def deal_state_of(record: Record, d: DealRecord, rules: Rules, dealer: int,
     if d.stake is not None:
         stake = d.stake
     if d.hands is None:
-        return DealState.new(rules, names, seed=d.seed, dealer=dealer, stake=stake)
+        return DealState.new(rules, names, seed=d.seed, dealer=dealer, stake=stake,
+                             mission=d.mission)
+    if rules.missions and d.mission is None:
+        # Ruling 20: a mission is drawn with the cards; a deal that lists its cards lists it too.
+        raise RecordError("missions are on (ruling 20), so a deal with explicit hands gives its "
+                          "mission = { feat = \"...\", multiplier = ... }", "bad-mission")
     hands = [parse_cards(d.hands[name]) for name in names]
     upcard = parse_cards(d.upcard or "")
     if len(upcard) != 1:
@@ -477,7 +509,7 @@ def deal_state_of(record: Record, d: DealRecord, rules: Rules, dealer: int,
     stock = parse_cards(d.stock or "")
     deal = Deal.explicit(rules, hands, upcard[0], stock)
     return DealState(rules, names, deal, dealer=dealer, stake=stake,
-                     rng=random.Random(d.seed if d.seed is not None else 0))
+                     rng=random.Random(d.seed if d.seed is not None else 0), mission=d.mission)
 
 
 def replay(record: Record) -> Iterator[tuple[DealRecord, DealState, list[str]]]:
@@ -576,7 +608,7 @@ def verify(record: Record, name: str = "record") -> Verdict:
 def _compare(d: DealRecord, state: DealState, names: Sequence[str]) -> list[str]:
     expected = d.result
     problems: list[str] = []
-    claimed = [k for k in ("end", "winners", "points", "payments") if k in expected]
+    claimed = [k for k in ("end", "winners", "points", "payments", "mission") if k in expected]
     if not claimed:
         return problems
     r = state.result
@@ -588,6 +620,14 @@ def _compare(d: DealRecord, state: DealState, names: Sequence[str]) -> list[str]
         got = sorted(names[w] for w in r.winners)
         if got != sorted(expected["winners"]):
             problems.append(f"winners are {got}, record says {sorted(expected['winners'])}")
+    if "mission" in expected:
+        outcome = "none" if r.mission is None else "achieved" if r.mission_achieved \
+            else "failed"
+        if outcome != expected["mission"]:
+            problems.append(f"mission is {outcome}, record says {expected['mission']}")
+    ignored = _mission_ignored(expected.get("payments", {}), state, names)
+    if ignored is not None:
+        return [*problems, ignored]
     for key, actual in (("points", r.points), ("payments", r.payments)):
         for p, v in expected.get(key, {}).items():
             q = names.index(p)
@@ -599,3 +639,28 @@ def _compare(d: DealRecord, state: DealState, names: Sequence[str]) -> list[str]
                 problems.append(f"{key} of {p} is {format_number(actual[q])}, record says "
                                 f"{format_number(v)}")
     return problems
+
+
+def _mission_ignored(payments: Mapping[str, Fraction], state: DealState,
+                     names: Sequence[str]) -> str | None:
+    """One line when a record's payments differ from the deal's only by its mission's factor
+    (ruling 20): left out where the winner achieved it, or applied where the mission failed."""
+    r = state.result
+    if r is None or r.mission is None or not payments:
+        return None
+    m = r.mission.multiplier
+    comp = state.compensation
+    actual = {names[q]: v - comp.get(q, Fraction(0)) for q, v in r.payments.items()}
+    said = {p: v - comp.get(names.index(p), Fraction(0)) for p, v in payments.items()}
+    if all(said.get(p, Fraction(0)) == actual.get(p, Fraction(0)) for p in set(actual) | set(said)):
+        return None
+    factor = Fraction(1, m) if r.mission_achieved else Fraction(m)
+    if not all(said.get(p, Fraction(0)) == actual.get(p, Fraction(0)) * factor
+               for p in set(actual) | set(said)):
+        return None
+    mission = f"mission {r.mission.feat} ×{m}"
+    if r.mission_achieved:
+        winner = names[r.winners[0]]
+        return (f"payments ignore the {mission}, which {winner} achieved: every payment to "
+                f"{winner} is multiplied by {m}")
+    return f"payments multiply by the {mission}, but it failed: payments are unchanged by it"

@@ -204,6 +204,8 @@ OPTION_DOCS: dict[str, OptionDoc] = _options(
                                                                                 "hertzog")),
     OptionDoc("direction", "choice", "how interfaces draw the order of play",
               ("anticlockwise", "clockwise")),
+    OptionDoc("missions", "bool", "a mission drawn each deal multiplies the payments to a "
+              "single winner who performs its feat (ruling 20; the project's own list of feats)"),
     OptionDoc("knock_rule", "choice", "who may stop the play without going out: a knock under "
               "the limit, or Hertzog's dealer holding one card", ("limit", "dealer-one-card")),
     OptionDoc("hertzog_no_meld_stake", "number", "with payments = \"hertzog\": what a loser "
@@ -263,6 +265,7 @@ class Rules:
     dropout_compensation: Number = Fraction(1, 4)
     payments: str = "rank"
     direction: str = "anticlockwise"
+    missions: bool = False
     knock_rule: str = "limit"
     hertzog_no_meld_stake: Number = Fraction(1, 2)
     glenn_melds: bool = False
@@ -370,6 +373,11 @@ PRESETS: dict[str, dict[str, Any]] = {
         "sevens_multiplier": 7, "blast_high": 80,
     },
     "two-player": {"knocks": False, "blasts": False, "four_sevens": False},
+    "online-missions": {
+        "claim_for_blast_or_sevens": True, "pay_all_doubles": True, "seven_double": "always",
+        "no_meld_double": "always", "joker_multiplier": "always", "blast_multiplier": 7,
+        "sevens_multiplier": 7, "blast_high": 80, "missions": True,
+    },
     "winjoy": {
         "claim_for_blast_or_sevens": True, "pay_all_doubles": True, "seven_double": "always",
         "no_meld_double": "always", "joker_multiplier": "always", "blast_multiplier": 7,
@@ -412,6 +420,10 @@ PRESET_DOCS: dict[str, PresetDoc] = {d.name: d for d in (
               "daepang at 80.", "pagat 'Online Hoola' (Hangame, Pmang, Winjoy)."),
     PresetDoc("two-player", "Two players without knocks, blasts or four sevens.",
               "pagat variations: 'Two Players without Knocks, Blasts, etc.'"),
+    PresetDoc("online-missions", "The online rules with missions: each deal a random feat "
+              "(the project's own list) multiplies a single winner's payments by 2, 3 or 4.",
+              "pagat 'Online Hoola' (an extra random multiplier for particular feats); the "
+              "portals' lists are unpublished, so the feats are the project's own (ruling 20)."),
     PresetDoc("winjoy", "Online rules with sevens counting 14 for blasts too (daepang at 83).",
               "pagat 'Online Hoola': Winjoy."),
     PresetDoc("two-player-hoola-only", "Two players without knocks, blasts or four sevens, "

@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Final
 
 from hoola.core.cards import SEVEN, bits
+from hoola.games.hoola.missions import Mission, mission_line
 from hoola.games.hoola.rules import Rules
 
 __all__ = [
@@ -143,6 +144,8 @@ class Settlement:
     payer: int | None = None
     pay_all_factor: int = 1
     notes: tuple[str, ...] = field(default=())
+    mission: Mission | None = None
+    mission_achieved: bool = False
 
 
 _SMALL: Final = tuple(Fraction(i) for i in range(-64, 65))
@@ -158,12 +161,15 @@ def _exact(x: int | Fraction) -> Fraction:
 
 def settle(rules: Rules, end: str, seats: Mapping[int, SeatShowdown], winners: Sequence[int], *,
            stake: Fraction | int = 1, undercut_knocker: int | None = None,
-           claimed_from: int | None = None) -> Settlement:
+           claimed_from: int | None = None, mission: Mission | None = None,
+           mission_achieved: bool = False) -> Settlement:
     """Settle a deal.
 
     ``seats`` holds every player in the deal (dropped-out players are not in it). ``claimed_from``
     is the discarder whose discard the winner took on the winning turn (for a going out, or the
     online claim for a blast or four sevens); ``undercut_knocker`` the knocker who was undercut.
+    ``mission`` is the deal's mission (ruling 20) and ``mission_achieved`` whether the single
+    winner performed its feat: then every payment to that winner is multiplied by it.
     """
     stake = Fraction(stake)
     # The stake as a whole number when it is one: the amounts below stay ints until the end.
@@ -172,6 +178,13 @@ def settle(rules: Rules, end: str, seats: Mapping[int, SeatShowdown], winners: S
     losers = [s for s in seats if s not in winner_set]
     points = {s: seat.points for s, seat in seats.items()}
     notes: list[str] = []
+    achieved = mission is not None and mission_achieved and len(winners) == 1
+    # The mission's factor on every payment to the winner (1: it changes nothing).
+    boost = mission.multiplier if mission is not None and achieved else 1
+    if mission is not None:
+        notes.append(mission_line(mission, achieved, len(winners) == 1))
+    boosted: tuple[tuple[str, Fraction | int], ...] = \
+        ((f"mission {mission.feat}", boost),) if mission is not None and boost != 1 else ()
 
     def last_reason(s: int) -> str | None:
         seat = seats[s]
@@ -187,11 +200,13 @@ def settle(rules: Rules, end: str, seats: Mapping[int, SeatShowdown], winners: S
 
     if undercut_knocker is not None and rules.undercut == "fixed":
         penalty = Fraction(rules.undercut_penalty) * stake
-        fixed = {s: (penalty if s != undercut_knocker else -penalty * (len(seats) - 1))
-                 for s in seats}
-        notes.append(f"undercut: the knocker pays {penalty} to each other player")
+        # Each other player receives the penalty, the winner times the mission's factor.
+        received = {s: penalty * (boost if s in winner_set else 1) for s in seats}
+        paid_out = sum((v for s, v in received.items() if s != undercut_knocker), Fraction(0))
+        fixed = {s: (received[s] if s != undercut_knocker else -paid_out) for s in seats}
+        notes.insert(0, f"undercut: the knocker pays {penalty} to each other player")
         return Settlement(end, tuple(winners), points, fixed, (), undercut_knocker, 1,
-                          tuple(notes))
+                          tuple(notes), mission, achieved)
 
     lasts = {s: last_reason(s) for s in losers}
     ranked = [s for s in losers if lasts[s] is None]
@@ -204,7 +219,9 @@ def settle(rules: Rules, end: str, seats: Mapping[int, SeatShowdown], winners: S
             melded_losers = [t for t in losers if seats[t].melded]
             if not seat.melded:
                 fixed_amount = Fraction(rules.hertzog_no_meld_stake) * stake
-                lines.append(LoserLine(s, fixed_amount, (), fixed_amount, lasts[s]))
+                lines.append(LoserLine(s, fixed_amount, boosted, fixed_amount * boost,
+                                       lasts[s]))
+                fixed_amount *= boost
                 amounts.append(fixed_amount)
                 continue
             worse = [t for t in melded_losers if _worse(t, s, lasts, points)]
@@ -226,6 +243,7 @@ def settle(rules: Rules, end: str, seats: Mapping[int, SeatShowdown], winners: S
             factors.append(("blast", rules.blast_multiplier))
         if end == "sevens" and rules.sevens_multiplier != 1:
             factors.append(("four sevens", rules.sevens_multiplier))
+        factors.extend(boosted)
         amount: int | Fraction = base
         for _, f in factors:
             amount *= f
@@ -261,7 +279,7 @@ def settle(rules: Rules, end: str, seats: Mapping[int, SeatShowdown], winners: S
             paid[w] += share
     payments = {s: _exact(x) for s, x in paid.items()}
     return Settlement(end, tuple(winners), points, payments, tuple(lines), payer, factor,
-                      tuple(notes))
+                      tuple(notes), mission, achieved)
 
 
 def _worse(t: int, s: int, lasts: Mapping[int, str | None], points: Mapping[int, int]) -> bool:

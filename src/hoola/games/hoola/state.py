@@ -75,6 +75,7 @@ from hoola.games.hoola.melds import (
     meld_key,
     new_meld,
 )
+from hoola.games.hoola.missions import Mission, check_mission, draw_mission, feat_achieved
 from hoola.games.hoola.rules import Rules
 from hoola.games.hoola.scoring import (
     SEVEN_BITS,
@@ -218,6 +219,19 @@ def _illegal(message: str, code: str) -> IllegalActionError:
     return IllegalActionError(message, code)
 
 
+def _check_mission(mission: object) -> Mission:
+    """A given mission checked against the catalog (``bad-mission``)."""
+    if not isinstance(mission, Mission):
+        raise _illegal(f"the mission must be a Mission value, not {mission!r}", "bad-mission")
+    return check_mission(mission.feat, mission.multiplier)
+
+
+def _mission_text(mission: object) -> str:
+    if isinstance(mission, Mission):
+        return f"{mission.feat} ×{mission.multiplier}"
+    return repr(mission)
+
+
 def _check_deal(rules: Rules, deal: object, n: int) -> None:
     """Refuse a deal that does not fit ``n`` players and ``rules`` (``bad-deal``)."""
     if not isinstance(deal, Deal):
@@ -246,16 +260,17 @@ class DealState(Verbs):
         "_adds", "_cache", "_on", "_public", "_sevens", "_sizes", "chose", "claimable",
         "compensation", "current", "deal", "dealer",
         "discarder", "discards", "drawn", "forced_out", "had_turn", "hands", "history",
-        "hoola_turn", "in_deal", "jokers", "last_draw", "melded", "n", "names", "next_meld_id",
-        "own_meld", "phase", "result", "rng", "rules", "sevens_laid", "stake", "stock",
-        "stock_after_drops", "table", "took_from", "upcard_live",
+        "hoola_turn", "in_deal", "jokers", "last_draw", "melded", "mission", "n", "names",
+        "next_meld_id", "own_meld", "phase", "result", "rng", "rules", "sevens_laid", "stake",
+        "stock", "stock_after_drops", "table", "took_from", "upcard_live",
     )
 
     # The arguments of the public methods are typed ``object`` where the engine refuses values
     # of any other type with its own error: compiled (docs/compiled.md), a parameter typed
     # ``int`` would raise TypeError on None and take True for 1 before the check could run.
     def __init__(self, rules: object, names: object, deal: object, *, dealer: object = 0,
-                 stake: object = 1, rng: object = None, _shuffled: bool = False) -> None:
+                 stake: object = 1, rng: object = None, mission: object = None,
+                 _shuffled: bool = False) -> None:
         if not isinstance(rules, Rules):
             raise RulesError(f"the rules must be a Rules value, not {rules!r}", "bad-rules")
         # new() checked the names of a deal it shuffled itself (the whole pack: no check either).
@@ -275,6 +290,15 @@ class DealState(Verbs):
         self.dealer = dealer
         self.stake = check_stake(stake)
         self.rng = check_rng(rng) or random.Random()
+        # Ruling 20: drawn from the deal's random source after the shuffle (the cards are the
+        # same with or without missions), unless given as a record gives it. Without missions
+        # the random source is not touched.
+        self.mission: Mission | None = None
+        if rules.missions:
+            self.mission = draw_mission(self.rng) if mission is None else _check_mission(mission)
+        elif mission is not None:
+            raise RulesError(f"the deal has a mission ({_mission_text(mission)}) but the rules "
+                             "play none (missions = false)", "bad-mission")
         self.hands = [card_mask(h) for h in deal.hands]
         self.jokers = [h.count(JOKER) for h in deal.hands]
         self._sevens = three_sevens(self.hands)
@@ -316,8 +340,9 @@ class DealState(Verbs):
     @classmethod
     def new(cls, rules: Rules, players: object = 4, *, seed: object = None,
             deal: object = None, dealer: object = 0, stake: object = 1,
-            rng: object = None) -> DealState:
-        """A new deal for ``players`` (a count, or names), from ``seed`` unless ``deal``."""
+            rng: object = None, mission: object = None) -> DealState:
+        """A new deal for ``players`` (a count, or names), from ``seed`` unless ``deal``; with
+        ``missions``, its mission drawn from the same source after the cards unless given."""
         if not isinstance(rules, Rules):
             raise RulesError(f"the rules must be a Rules value, not {rules!r}", "bad-rules")
         if isinstance(players, int):
@@ -327,8 +352,8 @@ class DealState(Verbs):
         rng = check_rng(rng) or random.Random(check_seed(seed))
         if deal is None:
             return cls(rules, names, Deal.shuffled(rules, len(names), rng=rng), dealer=dealer,
-                       stake=stake, rng=rng, _shuffled=True)
-        return cls(rules, names, deal, dealer=dealer, stake=stake, rng=rng)
+                       stake=stake, rng=rng, mission=mission, _shuffled=True)
+        return cls(rules, names, deal, dealer=dealer, stake=stake, rng=rng, mission=mission)
 
     def __new__(cls, *args: Any, **kwargs: Any) -> DealState:
         """A blank state (copy() and determinize fill one in); compiled by mypyc, a class
@@ -976,9 +1001,9 @@ class DealState(Verbs):
             self._take_out(p, card)
             self.discards.append(card)
             if not self.hands[p] and not self.jokers[p]:
-                self._end_out(p)
+                self._end_out(p, a)
             elif self.last_draw:
-                self._end("stock", self._lowest(range(self.n)))
+                self._end("stock", self._lowest(range(self.n)), a)
             else:
                 self.claimable = card != JOKER
                 self.discarder = p
@@ -1007,7 +1032,7 @@ class DealState(Verbs):
                 self.own_meld = put(self.own_meld, p, True)
             self.melded = put(self.melded, p, True)
             self._lay(meld, from_hand)
-            self._after_laying(p)
+            self._after_laying(p, a)
             return a
         if isinstance(a, Add):
             grown: Meld = plan
@@ -1021,23 +1046,23 @@ class DealState(Verbs):
                 self.table = put(self.table, index, grown)
             if a.card != JOKER and a.card % 13 == SEVEN:
                 self.sevens_laid = put(self.sevens_laid, p, self.sevens_laid[p] + 1)
-            self._after_laying(p)
+            self._after_laying(p, a)
             return a
         if isinstance(a, Play | Drop):
             return self._do_choice(a)
         if isinstance(a, Knock):
             self._begin_turn(p)
-            self._end_knock(p)
+            self._end_knock(p, a)
             return a
         if isinstance(a, Blast):
             self._begin_turn(p)
             kind = blast_kind(self.hands[p], self.jokers[p], self.rules)
-            self._end(kind or "sopang", [p])
+            self._end(kind or "sopang", [p], a)
             return a
         if isinstance(a, Sevens):
             if p == self.current and not self.drawn:
                 self._begin_turn(p)
-            self._end("sevens", [p])
+            self._end("sevens", [p], a)
             return a
         raise AssertionError(a)
 
@@ -1099,14 +1124,14 @@ class DealState(Verbs):
         if a.purpose is not None:
             self._give(p, a.card)
             kind: str = plan
-            self._end(kind, [p], claimed_from=from_discarder)
+            self._end(kind, [p], a, claimed_from=from_discarder)
             return a
         meld: Meld = plan
         self._remove(p, a.with_cards)
         self.own_meld = put(self.own_meld, p, True)
         self.melded = put(self.melded, p, True)
         self._lay(meld, (a.card, *a.with_cards))
-        self._after_laying(p)
+        self._after_laying(p, a)
         return a
 
     def _lay(self, meld: Meld, laid: Sequence[int]) -> None:
@@ -1120,12 +1145,12 @@ class DealState(Verbs):
         else:
             self.table += (meld,)
 
-    def _after_laying(self, p: int) -> None:
+    def _after_laying(self, p: int, a: Action) -> None:
         # Ruling 19: a card that empties the hand goes out, even when it completes four sevens.
         if self._hand_size(p) == 0:
-            self._end_out(p)
+            self._end_out(p, a)
         elif self.rules.four_melded_sevens_win and self.sevens_laid[p] == 4:
-            self._end("sevens", [p])
+            self._end("sevens", [p], a)
 
     def _begin_turn(self, p: int) -> None:
         if not self.had_turn[p]:
@@ -1182,27 +1207,37 @@ class DealState(Verbs):
         low = min(self._points(q) for q in playing)
         return [q for q in playing if self._points(q) == low]
 
-    def _end_out(self, p: int) -> None:
+    def _end_out(self, p: int, a: Action) -> None:
         hoola = self.hoola_turn and (not self.rules.hoola_needs_all_played or all(
             self.had_turn[q] for q in range(self.n) if self.in_deal[q] and q != p))
-        self._end("hoola" if hoola else "out", [p], claimed_from=self.took_from)
+        self._end("hoola" if hoola else "out", [p], a, claimed_from=self.took_from)
 
-    def _end_knock(self, p: int) -> None:
+    def _end_knock(self, p: int, a: Action) -> None:
         mine = self._points(p)
         others = [q for q in range(self.n) if self.in_deal[q] and q != p]
         low = min(self._points(q) for q in others)
         if mine < low:
-            self._end("knock", [p])
+            self._end("knock", [p], a)
         else:
-            self._end("knock", [q for q in others if self._points(q) == low], undercut=p)
+            self._end("knock", [q for q in others if self._points(q) == low], a, undercut=p)
 
-    def _end(self, end: str, winners: list[int], *, undercut: int | None = None,
+    def _end(self, end: str, winners: list[int], last: Action, *, undercut: int | None = None,
              claimed_from: int | None = None) -> None:
+        """Settle the deal that ``last`` (the action being applied, not yet in the history)
+        ends."""
         seats = {q: SeatShowdown(self._points(q), (self.hands[q] & SEVEN_BITS).bit_count(),
                                  self.melded[q], self.had_turn[q])
                  for q in range(self.n) if self.in_deal[q]}
+        mission = self.mission
+        achieved = False
+        if mission is not None and len(winners) == 1:
+            w = winners[0]
+            achieved = feat_achieved(mission.feat, end=end, winner=w, table=self.table,
+                                     history=[*self.history, last], dealer=self.dealer,
+                                     in_deal=self.in_deal, winner_points=seats[w].points)
         result = settle(self.rules, end, seats, winners, stake=self.stake,
-                        undercut_knocker=undercut, claimed_from=claimed_from)
+                        undercut_knocker=undercut, claimed_from=claimed_from, mission=mission,
+                        mission_achieved=achieved)
         if self.compensation:
             payments = dict(result.payments)
             for q, amount in self.compensation.items():
@@ -1238,7 +1273,7 @@ class DealState(Verbs):
             tuple(self._legal_cached(p)), self.phase == "play" and p != self.current,
             self.result, hands, self.claimable, self.upcard_live, self.hoola_turn,
             self.took_from, self.last_draw, self.sevens_laid, self.next_meld_id, self.chose,
-            tuple(self.compensation.items()),
+            tuple(self.compensation.items()), self.mission,
         ))
 
     def returns(self) -> list[Fraction]:

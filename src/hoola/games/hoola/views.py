@@ -10,6 +10,7 @@ from hoola.core.cards import format_card, format_cards
 from hoola.core.table import Moment, Score, Table, Zone
 from hoola.games.hoola.actions import Action, format_action
 from hoola.games.hoola.melds import Meld
+from hoola.games.hoola.missions import Mission
 from hoola.games.hoola.rules import Rules
 from hoola.games.hoola.scoring import Settlement
 
@@ -61,6 +62,7 @@ class View(NamedTuple):
     next_meld_id: int = 1
     chose: tuple[bool | None, ...] = ()
     compensation: tuple[tuple[int, Fraction], ...] = ()
+    mission: Mission | None = None
 
     @property
     def is_my_turn(self) -> bool:
@@ -107,6 +109,9 @@ class View(NamedTuple):
         zones.append(Zone("discard", "discard", "Discard pile",
                           cards=tuple(format_cards(self.discards).split())))
         zones.append(Zone("stock", "stock", "Stock", count=self.stock_size))
+        if self.mission is not None:
+            # A zone of no cards: every front end prints its label with the middle of the table.
+            zones.append(Zone("mission", "pile", self.mission_text(), count=0))
         scores: list[Score] = []
         if self.result is not None:
             r = self.result
@@ -122,6 +127,16 @@ class View(NamedTuple):
         return Table(zones=tuple(zones), moment=moment, names=self.names, scores=tuple(scores),
                      log=log)
 
+    def mission_text(self) -> str:
+        """The deal's mission for people (ruling 20), with its outcome once play has ended:
+        ``Mission quad ×3 (the project's own list): own a set of four on the table at the end``.
+        """
+        if self.mission is None:
+            return ""
+        r = self.result
+        outcome = "" if r is None else ": achieved" if r.mission_achieved else ": failed"
+        return self.mission.label + outcome
+
     def to_json(self) -> dict[str, Any]:
         """The view as JSON-ready data (cards and actions in record notation), nothing hidden."""
         names = self.names
@@ -131,7 +146,7 @@ class View(NamedTuple):
             result = {"end": r.end, "winners": [names[w] for w in r.winners],
                       "points": {names[q]: p for q, p in sorted(r.points.items())},
                       "payments": {names[q]: _plain(v) for q, v in sorted(r.payments.items())}}
-        return {
+        data: dict[str, Any] = {
             "game": "hoola",
             "player": self.player,
             "name": names[self.player],
@@ -163,6 +178,13 @@ class View(NamedTuple):
             "hands": {names[q]: format_cards(h).split() for q, h in enumerate(self.hands)}
             if self.hands is not None else None,
         }
+        if self.mission is not None:
+            m = self.mission
+            data["mission"] = {"feat": m.feat, "multiplier": m.multiplier, "words": m.words,
+                               "text": self.mission_text(),
+                               "achieved": None if self.result is None
+                               else self.result.mission_achieved}
+        return data
 
 
 def _plain(value: Any) -> Any:

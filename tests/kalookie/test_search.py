@@ -17,11 +17,11 @@ from hoola.games.kalookie.actions import Add, Discard, Draw, NewMeld, Take
 from hoola.games.kalookie.cards import JOKER, counts_of, parse_tokens
 from hoola.games.kalookie.determinize import determinize, held_cards
 from hoola.games.kalookie.expert import ExpertBot
-from hoola.games.kalookie.search import candidates
+from hoola.games.kalookie.search import SearchGuide, candidates
 from hoola.games.kalookie.state import DealState
 from hoola.games.kalookie.views import View
 
-BOT = ExpertBot()
+BOT = SearchGuide()
 JUNK = "2s 4s 6s 8s Ts 3h 5h 7h Jh 4d 6d 8d Td"  # no meld
 HAND_KK = "Ks Kh 9c Tc Jc 2d 3d 7s 8h 5h Qd 4c 6c"
 SETTINGS = [("british", {}, 2), ("british", {}, 4), ("north-american", {}, 3),

@@ -115,10 +115,11 @@ class KalookieGame:
         return determinize(view, rng)
 
     def expert(self, seed: int | None = None) -> Player:
-        """Kalookie's rule-based bot (:class:`~hoola.games.kalookie.expert.ExpertBot`)."""
-        from hoola.games.kalookie.expert import ExpertBot
+        """Kalookie's rule-based bot (:class:`~hoola.games.kalookie.expert.ExpertBot`), with
+        what a search asks of it (:class:`~hoola.games.kalookie.search.SearchGuide`)."""
+        from hoola.games.kalookie.search import SearchGuide
 
-        return ExpertBot(seed)
+        return SearchGuide(seed)
 
     def bots(self) -> Mapping[str, Callable[..., Player]]:
         """Kalookie's own bots (the expert, once written)."""

@@ -31,7 +31,6 @@ makes the same choice. It uses no random source: the seed only keeps the bot int
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -59,7 +58,7 @@ from hoola.games.kalookie.turns import Turn, slots_for
 from hoola.games.kalookie.views import View
 
 if TYPE_CHECKING:
-    from hoola.games.kalookie.state import DealState
+    pass
 
 __all__ = ["ExpertBot"]
 
@@ -91,20 +90,6 @@ class ExpertBot:
     def act(self, view: View) -> Action | None:
         """The expert's choice among ``view.legal`` (None: let a warning or a swap go)."""
         return self.explain(view)[0]
-
-    def candidates(self, view: View, prior: Action | None, k: int) -> list[Action | None]:
-        """The moves worth searching (for :mod:`hoola.bots.ismcts`), ``prior`` first: see
-        :func:`hoola.games.kalookie.search.candidates`."""
-        from hoola.games.kalookie.search import candidates  # search builds on this module
-
-        return candidates(view, prior, k)
-
-    def sample(self, view: View, rng: random.Random, lean: float = 0.0) -> DealState:
-        """A guess at the hidden cards for the search: see
-        :func:`hoola.games.kalookie.search.sample`."""
-        from hoola.games.kalookie.search import sample
-
-        return sample(view, rng, lean)
 
     def explain(self, view: View) -> Choice:
         """The expert's choice and a one-sentence reason in plain English."""

@@ -143,7 +143,7 @@ def fit_worth(preset: str, deals: int = 300, players: int = 2,
     """The weights that best predict, by least squares, each seat's stakes at the end of an
     expert-played hand of ``preset`` from :func:`features` at the start of every ``every``-th
     turn: the seat's features less the mean of the others' (hands seeded 10000 on)."""
-    from hoola.games.kalookie.expert import ExpertBot  # the expert's search imports this module
+    from hoola.games.kalookie.expert import ExpertBot  # a tool for tuning, seldom run
 
     rules = Rules.preset(preset)
     bot = ExpertBot()

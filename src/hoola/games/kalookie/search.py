@@ -39,6 +39,7 @@ from hoola.games.kalookie.actions import Action, Add, Discard, Draw, NewMeld, Ta
 from hoola.games.kalookie.cards import JOKER
 from hoola.games.kalookie.determinize import determinize
 from hoola.games.kalookie.expert import (
+    ExpertBot,
     _discard,
     _discard_scores,
     _lay_plan,
@@ -51,7 +52,8 @@ from hoola.games.kalookie.horizon import horizon, worth_of
 from hoola.games.kalookie.state import DealState
 from hoola.games.kalookie.views import View
 
-__all__ = ["DISCARD_SPREAD", "HOLD_DOUBT", "HORIZON", "INFER", "candidates", "sample"]
+__all__ = ["DISCARD_SPREAD", "HOLD_DOUBT", "HORIZON", "INFER", "SearchGuide", "candidates",
+           "sample"]
 
 DISCARD_SPREAD = 0.75  # discard scores this close to the expert's best are worth a search
 HOLD_DOUBT = 0.15  # once opened, laying instead of holding is searched from this threat on
@@ -132,3 +134,17 @@ def sample(view: View, rng: random.Random, lean: float = 0.0) -> DealState:
     if HORIZON is None or weights is None:
         return world
     return horizon(world, HORIZON * len(view.names), weights)
+
+
+class SearchGuide(ExpertBot):
+    """The expert as the search's guide (:mod:`hoola.bots.ismcts`, through
+    :meth:`~hoola.core.game.Game.expert`): its choice, the moves worth trying besides it, and
+    guesses at the hidden cards."""
+
+    def candidates(self, view: View, prior: Action | None, k: int) -> list[Action | None]:
+        """The moves worth searching, ``prior`` first (:func:`candidates`)."""
+        return candidates(view, prior, k)
+
+    def sample(self, view: View, rng: random.Random, lean: float = 0.0) -> DealState:
+        """A guess at the hidden cards for the search (:func:`sample`)."""
+        return sample(view, rng, lean)

@@ -23,7 +23,7 @@ from hoola.saves import SavedGame
 from hoola.tabletext import hand_of, plural, score_lines, sorted_cards, table_lines, wrap_line
 
 __all__ = ["HELP", "Notation", "PlainPerson", "Quit", "choose", "last_move", "move_number",
-           "no_such_move", "run_plain_game", "taken", "terminal_width"]
+           "no_such_move", "print_wrapped", "run_plain_game", "taken", "terminal_width"]
 
 HELP = """Type the number of a move, or the move itself as the list writes it (for example:
 draw, discard Kd). Enter lets a moment pass when you may pass. Other keys:
@@ -45,6 +45,20 @@ def terminal_width(out: TextIO | None = None) -> int | None:
     if not is_terminal:
         return None
     return max(40, shutil.get_terminal_size((80, 24)).columns)
+
+
+
+def print_wrapped(text: str, out: TextIO, width: int | None = None, *,
+                  wrap: bool = True) -> None:
+    """Print ``text`` to ``out``, each line broken between words to fit ``width`` (default: the
+    terminal's, asked at each call, as it may be resized; none when ``out`` is no terminal); a
+    line with a path to copy is printed whole (``wrap=False``)."""
+    width = width or terminal_width(out)
+    if not wrap or width is None:
+        print(text, file=out, flush=True)
+        return
+    lines = [part for line in text.split("\n") for part in wrap_line(line, width)]
+    print("\n".join(lines), file=out, flush=True)
 
 
 def taken(before: Table | None, after: Table) -> str | None:
@@ -160,14 +174,8 @@ class PlainPerson:
         self.hand: Counter[str] = Counter()  # the hand when last asked: what is new after
 
     def say(self, text: str = "", *, wrap: bool = True) -> None:
-        """Print ``text`` to the person, each line broken between words to fit the width of the
-        terminal (not a line with a path to copy: ``wrap=False``)."""
-        width = self.width or terminal_width(self.out)
-        if not wrap or width is None:
-            print(text, file=self.out, flush=True)
-            return
-        lines = [part for line in text.split("\n") for part in wrap_line(line, width)]
-        print("\n".join(lines), file=self.out, flush=True)
+        """Print ``text`` to the person (:func:`print_wrapped`)."""
+        print_wrapped(text, self.out, self.width, wrap=wrap)
 
     def show(self, view: Any) -> None:
         """The whole table as the person's view shows it."""

@@ -24,10 +24,9 @@ from hoola.games.hoola.text import (
     stakes,
 )
 from hoola.games.hoola.views import View
-from hoola.plain import move_number, no_such_move, terminal_width
+from hoola.plain import move_number, no_such_move, print_wrapped
 from hoola.play import LiveWindow, Player, describe_race, play_deal
 from hoola.saves import SavedMatch, default_save_path, forget_if_empty
-from hoola.tabletext import wrap_line
 
 __all__ = ["Quit", "TerminalPlayer", "default_save_path", "run_terminal_game"]
 
@@ -66,14 +65,8 @@ class TerminalPlayer:
         return action, self.clock() - start
 
     def say(self, text: str = "", *, wrap: bool = True) -> None:
-        """Print ``text`` to the player, each line broken between words to fit the width of the
-        terminal (not a line with a path to copy: ``wrap=False``)."""
-        width = self.width or terminal_width(self.out)
-        if not wrap or width is None:
-            print(text, file=self.out, flush=True)
-            return
-        lines = [part for line in text.split("\n") for part in wrap_line(line, width)]
-        print("\n".join(lines), file=self.out, flush=True)
+        """Print ``text`` to the player (:func:`hoola.plain.print_wrapped`)."""
+        print_wrapped(text, self.out, self.width, wrap=wrap)
 
     def sorted_hand(self, hand: Sequence[int]) -> list[int]:
         """The hand by suit (canonical order) or by rank, jokers last."""

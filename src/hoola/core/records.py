@@ -154,6 +154,20 @@ def toml_value(value: Any) -> str:
     return decimal if Fraction(decimal) == number else f'"{number}"'
 
 
+def stopped_problem(expected: Any, stopped: bool, winner: str | None,
+                    ends: bool) -> str | None:
+    """What a record's ``[match] stopped`` gets wrong, if anything: the game was won by
+    ``winner`` (a label), or stopped before its end, or has no end of its own (``ends``)."""
+    if "stopped" not in expected or expected["stopped"] == stopped:
+        return None
+    if winner is not None:
+        return f"the game was won by {winner}, record says stopped"
+    if not ends:
+        return ("the game has no end of its own to stop before, record says stopped = "
+                f"{toml_value(expected['stopped'])}")
+    return "the game stopped before its end, record says stopped = false"
+
+
 def parse_toml(text: str) -> dict[str, Any]:
     """The TOML of a record; a :class:`RecordError` for what tomllib cannot or should not read."""
     if len(text) > MAX_FILE_BYTES:

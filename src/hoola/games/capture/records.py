@@ -26,7 +26,7 @@ from typing import Any
 
 from hoola.core.cards import format_card, format_cards, parse_cards
 from hoola.core.errors import HoolaError, RecordError
-from hoola.core.records import FORMAT, check_header, printable, shown, toml_value
+from hoola.core.records import FORMAT, check_header, printable, shown, stopped_problem, toml_value
 from hoola.games.capture.actions import NAME_RE, Dark
 from hoola.games.capture.match import Match
 from hoola.games.capture.rules import Rules
@@ -292,13 +292,10 @@ def _compare_match(expected: dict[str, Any], match: Match, players: Sequence[str
         elif side != want:
             named = labels[side] if side is not None else "nobody"
             problems.append(f"match winner is {named}, record says {expected['winner']}")
-    if "stopped" in expected and expected["stopped"] != stopped:
-        problems.append(f"the game was won by {labels[match.winner]}, record says stopped"
-                        if match.winner is not None else
-                        f"the game has no end of its own to stop before, record says "
-                        f"stopped = {toml_value(expected['stopped'])}"
-                        if not has_end(match) else
-                        "the game stopped before its end, record says stopped = false")
+    wrong = stopped_problem(expected, stopped, None if match.winner is None
+                            else labels[match.winner], has_end(match))
+    if wrong is not None:
+        problems.append(wrong)
     return problems
 
 

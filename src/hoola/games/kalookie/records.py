@@ -29,7 +29,7 @@ from typing import Any
 
 from hoola.core.cards import format_card
 from hoola.core.errors import HoolaError, RecordError
-from hoola.core.records import FORMAT, check_header
+from hoola.core.records import FORMAT, check_header, stopped_problem
 from hoola.games.kalookie.actions import NAME_RE
 from hoola.games.kalookie.amounts import format_number, read_number
 from hoola.games.kalookie.cards import JOKER, format_tokens, parse_tokens
@@ -306,13 +306,10 @@ def _compare_match(expected: dict[str, Any], match: Match, players: Sequence[str
         elif players[match.winner] != expected["winner"]:
             problems.append(f"match winner is {players[match.winner]}, record says "
                             f"{expected['winner']}")
-    if "stopped" in expected and expected["stopped"] != stopped:
-        problems.append(f"the game was won by {players[match.winner]}, record says stopped"
-                        if match.winner is not None else
-                        f"the game has no end of its own to stop before, record says "
-                        f"stopped = {_toml(expected['stopped'])}"
-                        if not has_end(match) else
-                        "the game stopped before its end, record says stopped = false")
+    wrong = stopped_problem(expected, stopped, None if match.winner is None
+                            else players[match.winner], has_end(match))
+    if wrong is not None:
+        problems.append(wrong)
     return problems
 
 

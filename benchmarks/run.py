@@ -550,10 +550,10 @@ def hoola_deal(api: HoolaApi, players: int) -> Callable[[int], Any]:
     return lambda seed: new(rules, players=players, seed=seed)
 
 
-def kalookie_deal(api: HoolaApi, players: int) -> Callable[[int], Any]:
-    """Kalookie hands, british rules: ``game.new_deal(rules, names, seed=i)``."""
+def kalookie_deal(api: HoolaApi, players: int, preset: str = "british") -> Callable[[int], Any]:
+    """Kalookie hands (british rules unless told): ``game.new_deal(rules, names, seed=i)``."""
     game = api.get_game("kalookie")
-    rules = game.rules("british")
+    rules = game.rules(preset)
     names = [f"P{i}" for i in range(players)]
     new_deal = game.new_deal
     return lambda seed: new_deal(rules, names, seed=seed)
@@ -745,6 +745,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--players", default="2,3,4,5", help="Hoola player counts, e.g. 2,3,4,5")
     p.add_argument("--kalookie", default="2,4", metavar="PLAYERS",
                    help="Kalookie player counts (default 2,4; 'none' to leave Kalookie out)")
+    p.add_argument("--kalookie-presets", default="", metavar="PRESETS",
+                   help="also Kalookie's state loop under these presets (comma-separated, or "
+                   "'all' for every preset but british), at each --kalookie count they allow")
     p.add_argument("--capture", default="4", metavar="PLAYERS",
                    help="capture-game player counts, each preset at those it is played by "
                    f"({', '.join(PRESETS)}; default 4; 'none' to leave them out)")
@@ -763,6 +766,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     args.players = parse_counts(p, args.players, "--players", 2, 5, none=False)
     args.kalookie = parse_counts(p, args.kalookie, "--kalookie", 2, 6)
     args.capture = parse_counts(p, args.capture, "--capture", 2, 6)
+    args.kalookie_presets = parse_kalookie_presets(p, args.kalookie_presets)
     if args.seconds is None:
         args.seconds = 0.6 if args.quick else 6.0
     if args.rounds is None:
@@ -770,6 +774,22 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     if not args.seconds > 0 or args.rounds < 1:
         p.error("--seconds must be positive and --rounds at least 1")
     return args
+
+
+def parse_kalookie_presets(p: argparse.ArgumentParser, text: str) -> list[str]:
+    """The Kalookie presets of ``--kalookie-presets`` besides british (a usage error otherwise)."""
+    if SRC.is_dir() and str(SRC) not in sys.path:
+        sys.path.insert(0, str(SRC))
+    known = [k for k in importlib.import_module("hoola.games.kalookie.rules").PRESETS
+             if k != "british"]
+    names = [x.strip() for x in text.split(",") if x.strip()]
+    if names == ["all"]:
+        return known
+    for name in names:
+        if name not in known:
+            p.error(f"--kalookie-presets: {name!r} is not one of {', '.join(known)} (or 'all'; "
+                    "british is measured by --kalookie)")
+    return names
 
 
 def profile(api: HoolaApi, players: int, seconds: float, out: Out) -> int:
@@ -806,10 +826,18 @@ def our_workloads(api: HoolaApi, args: argparse.Namespace) -> list[Workload]:
     for engine, preset, counts, make in (("hoola", "pagat", args.players, hoola_game),
                                          ("kalookie", "british", args.kalookie, kalookie_game)):
         for n in counts:
+            if engine == "kalookie" and n == 6:
+                continue  # british is played by two to five: six is for the presets that allow it
             deal = hoola_deal(api, n) if engine == "hoola" else kalookie_deal(api, n)
             workloads.append(Workload(engine, n, OUR_LOOP, state_loop(deal), preset))
             play, audit = make(api, n)
             workloads.append(Workload(engine, n, "play_deal", play, preset, audit))
+    # Kalookie's other presets: the state loop at each --kalookie count the preset is played by.
+    kalookie = api.get_game("kalookie") if args.kalookie_presets else None
+    for preset in args.kalookie_presets:
+        allowed = kalookie.rules(preset).player_counts if kalookie is not None else ()
+        workloads += [Workload("kalookie", n, OUR_LOOP, state_loop(kalookie_deal(api, n, preset)),
+                               preset) for n in args.kalookie if n in allowed]
     for preset in PRESETS:
         workloads += [Workload("capture", n, OUR_LOOP, capture_game(preset, n), preset)
                       for n in args.capture if n in capture_players(preset)]

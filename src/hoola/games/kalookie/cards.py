@@ -28,6 +28,7 @@ __all__ = [
     "face_of",
     "format_token",
     "format_tokens",
+    "hand_code",
     "is_joker_token",
     "named_joker",
     "parse_token",
@@ -45,6 +46,12 @@ def named_joker(face: int) -> int:
 def is_joker_token(token: int) -> bool:
     """Whether a token is a joker, named or not."""
     return token == JOKER or token >= NAMED
+
+
+def hand_code(counts: Sequence[int]) -> int:
+    """A hand's natural cards (52 counts, jokers apart) as one number, a byte a card, card 0
+    lowest: the summary the meld finder and the turn search remember hands by."""
+    return int.from_bytes(bytes(counts[:52]), "little")
 
 
 def face_of(token: int) -> int | None:

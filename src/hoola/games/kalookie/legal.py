@@ -15,10 +15,10 @@ from typing import Final
 from hoola.core.cards import make_card
 from hoola.games.kalookie.actions import Action, Add, NewMeld, Swap
 from hoola.games.kalookie.cards import JOKER, NAMED, named_joker
-from hoola.games.kalookie.melds import Meld, card_at, find_melds
+from hoola.games.kalookie.melds import Meld, card_at, find_melds, run_end
 from hoola.games.kalookie.rules import Rules
 
-__all__ = ["build_tokens", "lay_options", "swap_cards"]
+__all__ = ["MAX_LISTED_JOKERS", "build_places", "build_tokens", "lay_options", "swap_cards"]
 
 MAX_LISTED_JOKERS: Final = 2
 
@@ -42,25 +42,35 @@ def lay_options(counts: Sequence[int], loose: int, melds: Sequence[Meld], rules:
 
 def build_tokens(meld: Meld, counts: Sequence[int], jokers: int, rules: Rules) -> list[int]:
     """The cards of a hand (and jokers) that could be built on ``meld``."""
+    out: list[int] = []
+    for card, joker, _ in build_places(meld, rules):
+        if card >= 0 and counts[card] and card not in out:
+            out.append(card)
+        if joker >= 0 and jokers:
+            out.append(joker)
+    return out
+
+
+def build_places(meld: Meld, rules: Rules) -> tuple[tuple[int, int, str], ...]:
+    """Where ``meld`` may grow: ``(card, joker, end)`` for each card that fits (-1 if none) and
+    the joker token that may stand there (-1 if none), and the end (``"low"``, ``"high"``, or
+    ``"set"``) it goes to, in the order :func:`build_tokens` lists them."""
     if meld.kind == "set":
         if meld.identical or len(meld.tokens) >= 4:
-            return []
+            return ()
+        suits = {c // 13 for c in meld.naturals()}
         out = [] if meld.rank < 0 else [
-            make_card(meld.rank, s) for s in range(4)
-            if counts[make_card(meld.rank, s)] and all(c // 13 != s for c in meld.naturals())]
-        return out + ([JOKER] if jokers else [])
-    out = []
+            (make_card(meld.rank, s), -1, "set") for s in range(4) if s not in suits]
+        return (*out, (-1, JOKER, "set"))
+    places = []
     low_end = 1 if rules.aces == "high-or-low" else 2
     for position in (meld.low - 1, meld.high + 1):
         if position < low_end or position > 14 or (meld.low == 1 and position == 14) \
                 or (meld.high == 14 and position == 1):
             continue
         card = card_at(meld.suit, position)
-        if counts[card] and card not in out:
-            out.append(card)
-        if jokers:
-            out.append(named_joker(card))
-    return out
+        places.append((card, named_joker(card), run_end(meld, card, rules)))
+    return tuple(places)
 
 
 def swap_cards(meld: Meld, counts: Sequence[int], rules: Rules) -> list[tuple[int, ...]]:

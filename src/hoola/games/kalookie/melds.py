@@ -23,7 +23,14 @@ from typing import Final
 
 from hoola.core.cards import format_card, make_card
 from hoola.core.errors import IllegalActionError
-from hoola.games.kalookie.cards import JOKER, NAMED, face_of, format_tokens, named_joker
+from hoola.games.kalookie.cards import (
+    JOKER,
+    NAMED,
+    face_of,
+    format_tokens,
+    hand_code,
+    named_joker,
+)
 from hoola.games.kalookie.rules import Rules
 
 __all__ = [
@@ -37,6 +44,7 @@ __all__ = [
     "position_value",
     "positions_of",
     "release",
+    "run_end",
     "token_value",
 ]
 
@@ -76,6 +84,11 @@ class Meld:
 
 def _illegal(message: str, code: str) -> IllegalActionError:
     return IllegalActionError(message, code)
+
+
+def _not_a_meld(tokens: Sequence[int], why: str, code: str) -> IllegalActionError:
+    # The tokens are written out only for a message: a check that passes needs none.
+    return _illegal(f"{format_tokens(tokens)} is not a meld: {why}", code)
 
 
 # -- positions and values -------------------------------------------------------------------------
@@ -130,47 +143,46 @@ def _min_position(rules: Rules) -> int:
 
 def new_meld(tokens: Sequence[int], rules: Rules, *, owner: int, meld_id: int) -> Meld:
     """The meld ``tokens`` make, or an IllegalActionError saying which rule they break."""
-    text = format_tokens(tokens)
     if len(tokens) < 3:
-        raise _illegal(f"{text} is not a meld: a meld has at least three cards (ruling 3)",
+        raise _not_a_meld(tokens, "a meld has at least three cards (ruling 3)",
                        "meld-too-short")
     named = [t for t in tokens if t >= NAMED]
     unnamed = [t for t in tokens if t == JOKER]
     naturals = [t for t in tokens if t < JOKER]
     if named and unnamed:
-        raise _illegal(f"{text} is not a meld: name every joker of a run (JK=Ts) and none of a "
+        raise _not_a_meld(tokens, "name every joker of a run (JK=Ts) and none of a "
                        "set (ruling 4)", "joker-naming")
     if not naturals:
         if named or not rules.joker_sets or len(tokens) > 4:
-            raise _illegal(f"{text} is not a meld: a meld holds at least one natural card "
+            raise _not_a_meld(tokens, "a meld holds at least one natural card "
                            "(ruling 3)", "no-natural")
         return Meld(meld_id, owner, "set", tuple(tokens))
     if named or (not unnamed and len({c % 13 for c in naturals}) > 1):
-        return _new_run(tokens, rules, owner, meld_id, text)
-    return _new_set(naturals, len(unnamed), rules, owner, meld_id, text)
+        return _new_run(tokens, rules, owner, meld_id)
+    return _new_set(naturals, len(unnamed), rules, owner, meld_id, tokens)
 
 
 def _new_set(naturals: list[int], jokers: int, rules: Rules, owner: int, meld_id: int,
-             text: str) -> Meld:
+             tokens: Sequence[int]) -> Meld:
     rank = naturals[0] % 13
     if any(c % 13 != rank for c in naturals):
-        raise _illegal(f"{text} is not a meld: a set's cards are all of one rank, and a joker in "
+        raise _not_a_meld(tokens, "a set's cards are all of one rank, and a joker in "
                        "a run must be named (JK=Ts) (ruling 4)", "not-a-set")
     size = len(naturals) + jokers
     cards = tuple(sorted(naturals))
     if rules.identical_sets and len(naturals) >= 2 and len(set(naturals)) == 1:
         if size != 3:
-            raise _illegal(f"{text} is not a meld: a set of identical cards has exactly three "
+            raise _not_a_meld(tokens, "a set of identical cards has exactly three "
                            "cards (identical_sets)", "not-a-set")
         return Meld(meld_id, owner, "set", cards + (JOKER,) * jokers, rank=rank, identical=True)
     if len({c // 13 for c in naturals}) != len(naturals):
         twice = next(c for c in naturals if sum(1 for d in naturals if d // 13 == c // 13) > 1)
         also = ", or three identical cards (identical_sets)" if rules.identical_sets else ""
         suit = ("spades", "hearts", "diamonds", "clubs")[twice // 13]
-        raise _illegal(f"{text} is not a meld: a set's cards are all of different suits{also}, "
+        raise _not_a_meld(tokens, f"a set's cards are all of different suits{also}, "
                        f"and two here are {suit} (ruling 3)", "not-a-set")
     if size > 4:
-        raise _illegal(f"{text} is not a meld: a set has three or four cards (ruling 3)",
+        raise _not_a_meld(tokens, "a set has three or four cards (ruling 3)",
                        "not-a-set")
     return Meld(meld_id, owner, "set", cards + (JOKER,) * jokers, rank=rank)
 
@@ -190,15 +202,15 @@ def _run_slots(faces: list[int], rules: Rules) -> list[int] | None:
     return None
 
 
-def _new_run(tokens: Sequence[int], rules: Rules, owner: int, meld_id: int, text: str) -> Meld:
+def _new_run(tokens: Sequence[int], rules: Rules, owner: int, meld_id: int) -> Meld:
     faces = [face_of(t) for t in tokens]
     if any(f is None for f in faces):
-        raise _illegal(f"{text} is not a meld: a joker in a run must be named (JK=Ts) (ruling 4)",
+        raise _not_a_meld(tokens, "a joker in a run must be named (JK=Ts) (ruling 4)",
                        "joker-naming")
     cards = [f for f in faces if f is not None]
     suit = cards[0] // 13
     if any(c // 13 != suit for c in cards):
-        raise _illegal(f"{text} is not a meld: a run's cards are all of one suit (ruling 3)",
+        raise _not_a_meld(tokens, "a run's cards are all of one suit (ruling 3)",
                        "not-a-run")
     slots = _run_slots(cards, rules)
     if slots is None:
@@ -209,7 +221,7 @@ def _new_run(tokens: Sequence[int], rules: Rules, owner: int, meld_id: int, text
             why = "aces are high only, so A-2-3 is no run"
         else:
             why = "a run's cards are consecutive, each rank once"
-        raise _illegal(f"{text} is not a meld: {why} (ruling 3)", "not-a-run")
+        raise _not_a_meld(tokens, f"{why} (ruling 3)", "not-a-run")
     order = sorted(range(len(tokens)), key=lambda i: slots[i])
     return Meld(meld_id, owner, "run", tuple(tokens[i] for i in order), suit=suit,
                 low=min(slots))
@@ -268,17 +280,28 @@ def _build_run(meld: Meld, token: int, rules: Rules, where: str,
         raise _illegal(f"cannot add {name} on {where}: the run's joker stands for {name}; release "
                        f"it with 'swap {name} for JK on {where}' (ruling 7)", "use-swap")
     spans_both = meld.low == 1 or meld.high == 14
-    for position in positions_of(face, rules):
-        if position == meld.high + 1 and not (position == 14 and meld.low == 1):
-            return Meld(meld.id, meld.owner, "run", (*meld.tokens, token), suit=meld.suit,
-                        low=meld.low), "high", position
-        if position == meld.low - 1 and position >= _min_position(rules) \
-                and not (position == 1 and meld.high == 14):
-            return Meld(meld.id, meld.owner, "run", (token, *meld.tokens), suit=meld.suit,
-                        low=position), "low", position
+    end = run_end(meld, face, rules)
+    if end == "high":
+        return Meld(meld.id, meld.owner, "run", (*meld.tokens, token), suit=meld.suit,
+                    low=meld.low), "high", meld.high + 1
+    if end == "low":
+        return Meld(meld.id, meld.owner, "run", (token, *meld.tokens), suit=meld.suit,
+                    low=meld.low - 1), "low", meld.low - 1
     why = "a run never goes beyond the ace" if spans_both or face % 13 == 0 else \
         "it is not next to either end of the run"
     raise _illegal(f"cannot add {name} on {where}: {why} (ruling 6)", "does-not-fit")
+
+
+def run_end(meld: Meld, face: int, rules: Rules) -> str:
+    """The end of run ``meld`` where the card ``face`` (or a joker for it) goes: ``"high"``,
+    ``"low"``, or ``""`` when it fits neither (a natural ace fitting both ends goes high)."""
+    for position in positions_of(face, rules):
+        if position == meld.high + 1 and not (position == 14 and meld.low == 1):
+            return "high"
+        if position == meld.low - 1 and position >= _min_position(rules) \
+                and not (position == 1 and meld.high == 14):
+            return "low"
+    return ""
 
 
 # -- releasing a joker ----------------------------------------------------------------------------
@@ -353,36 +376,74 @@ def _release_run(meld: Meld, cards: Sequence[int], rules: Rules, what: str) -> M
 # -- finding melds in a hand ----------------------------------------------------------------------
 
 def find_melds(counts: Sequence[int], jokers: int, rules: Rules,
-               max_jokers: int = 2) -> Iterator[tuple[int, ...]]:
+               max_jokers: int = 2) -> list[tuple[int, ...]]:
     """Every new meld the hand holds with at most ``max_jokers`` jokers (and sets of jokers).
 
-    ``counts`` are the hand's natural cards (52 counts); jokers are counted apart.
+    ``counts`` are the hand's natural cards (52 counts); jokers are counted apart. The melds of
+    a rank and the runs of a suit depend on that rank's or that suit's cards alone, which recur
+    from turn to turn: each is worked out once and remembered.
     """
     cap = min(jokers, max_jokers)
-    for rank in range(13):
-        held = [make_card(rank, s) for s in range(4) if counts[make_card(rank, s)]]
-        for size in range(1, len(held) + 1):
-            for chosen in combinations(held, size):
-                for j in range(max(0, 3 - size), min(cap, 4 - size) + 1):
-                    yield (*chosen, *(JOKER,) * j)
-        if rules.identical_sets:
-            for card in held:
-                if counts[card] >= 3:
-                    yield (card, card, card)
-                if counts[card] >= 2 and cap >= 1:
-                    yield (card, card, JOKER)
+    code = hand_code(counts)
+    flags = (cap << 2) | (2 if rules.identical_sets else 0) | (1 if rules.aces == "high" else 0)
+    out: list[tuple[int, ...]] = []
+    present = (code | code >> 104 | code >> 208 | code >> 312) & _SUIT  # a rank's byte: held
+    for rank, any_held in enumerate(present.to_bytes(13, "little")):
+        if any_held:
+            key = (((code >> (8 * rank)) & _RANK) << 8) | (rank << 4) | flags
+            got = _SETS.get(key)
+            if got is None:
+                got = _SETS[key] = tuple(_find_sets(counts, rank, cap, rules))
+            out.extend(got)
     for suit in range(4):
-        yield from _find_runs(counts, suit, cap, rules)
+        held = (code >> (104 * suit)) & _SUIT
+        if held:
+            key = (held << 8) | (suit << 4) | flags
+            got = _RUNS.get(key)
+            if got is None:
+                if len(_RUNS) >= 1 << 16:  # bounded: a long simulation meets many suits
+                    _RUNS.clear()
+                got = _RUNS[key] = tuple(_find_runs(counts, suit, cap, rules))
+            out.extend(got)
     if rules.joker_sets:
         for size in (3, 4):
             if jokers >= size:
-                yield (JOKER,) * size
+                out.append((JOKER,) * size)
+    return out
+
+
+_RANK: Final = sum(0xFF << (104 * suit) for suit in range(4))  # a rank's byte in every suit
+_SUIT: Final = (1 << 104) - 1  # a suit's 13 bytes
+# The melds of one rank and the runs of one suit, by their cards and the rules' switches.
+_SETS: Final[dict[int, tuple[tuple[int, ...], ...]]] = {}
+_RUNS: Final[dict[int, tuple[tuple[int, ...], ...]]] = {}
+
+
+def _find_sets(counts: Sequence[int], rank: int, cap: int,
+               rules: Rules) -> Iterator[tuple[int, ...]]:
+    held = [c for c in range(rank, 52, 13) if counts[c]]
+    for size in range(1, len(held) + 1):
+        for chosen in combinations(held, size):
+            for j in range(max(0, 3 - size), min(cap, 4 - size) + 1):
+                yield (*chosen, *(JOKER,) * j)
+    if rules.identical_sets:
+        for card in held:
+            if counts[card] >= 3:
+                yield (card, card, card)
+            if counts[card] >= 2 and cap >= 1:
+                yield (card, card, JOKER)
+
+
+# The natural card at each run position 0..15 of each suit (0 and 15 unused: a card never there).
+_AT: Final = [[card_at(suit, p) if 1 <= p <= 14 else 0 for p in range(16)] for suit in range(4)]
 
 
 def _find_runs(counts: Sequence[int], suit: int, cap: int,
                rules: Rules) -> Iterator[tuple[int, ...]]:
     low_end = _min_position(rules)
-    held = [False] + [bool(counts[card_at(suit, p)]) for p in range(1, 15)]
+    at = _AT[suit]
+    held = [False] + [counts[at[p]] > 0 for p in range(1, 15)]
+    tokens = [at[p] if held[p] else NAMED + at[p] for p in range(15)]
     for lo in range(low_end, 13):
         missing = 0
         naturals = 0
@@ -396,5 +457,4 @@ def _find_runs(counts: Sequence[int], suit: int, cap: int,
                 if missing > cap:
                     break
             if hi - lo >= 2 and naturals:
-                yield tuple(card_at(suit, p) if held[p] else named_joker(card_at(suit, p))
-                            for p in range(lo, hi + 1))
+                yield tuple(tokens[lo:hi + 1])

@@ -29,6 +29,7 @@ from itertools import combinations
 from typing import Final
 
 from hoola.core.cards import JOKER, make_card
+from hoola.games.kalookie.cards import hand_code
 from hoola.games.kalookie.melds import (
     JOKER_SET_VALUE,
     Meld,
@@ -38,7 +39,7 @@ from hoola.games.kalookie.melds import (
 )
 from hoola.games.kalookie.rules import Rules
 
-__all__ = ["UNLIMITED", "Goal", "Slot", "can_finish"]
+__all__ = ["UNLIMITED", "Goal", "Slot", "can_finish", "is_plain", "meld_bound"]
 
 UNLIMITED: Final = 99
 
@@ -81,7 +82,286 @@ _Item = tuple[tuple[int, ...], int, int, int]  # naturals, jokers, value, slot i
 def can_finish(goal: Goal, counts: Sequence[int], jokers: int, slots: Sequence[Slot],
                rules: Rules) -> bool:
     """Whether ``goal`` can be met from a hand of ``counts`` and ``jokers`` (loose included)."""
-    return _Search(goal, jokers, slots, rules).run(counts)
+    if is_plain(goal):
+        openings = _openings(rules)
+        code = hand_code(counts)
+        bound, fitting = openings.summary(code, jokers)
+        if bound < goal.need:
+            return False
+        # The cards that fit in no meld can only be kept: they count toward the cards left.
+        others = sum(code.to_bytes(52, "little")) - sum(fitting.to_bytes(52, "little"))
+        return openings.best(fitting, jokers, max(goal.min_left - others, 0)) >= goal.need
+    search = _Search(goal, jokers, slots, rules)
+    if not goal.need and not goal.need_meld and goal.must_lay is None \
+            and goal.exact_left is None:
+        # Nothing owed but jokers to lay: keeping every card is one way the search ends (its
+        # last), and usually a way that works (a released joker goes on the table's melds).
+        kept = min(sum(counts[c] for c in range(52)), 3)
+        if search.finish(jokers, kept):
+            return True
+    return search.run(counts)
+
+
+def is_plain(goal: Goal) -> bool:
+    """Whether ``goal`` asks nothing but points from new melds and cards kept: no loose joker or
+    taken card to lay, no build counted, no new meld owed for itself, no exact count of cards.
+    The table plays no part in such a goal (:func:`can_finish` ignores its slots)."""
+    return goal.loose == 0 and goal.must_lay is None and not goal.builds_count \
+        and not goal.need_meld and goal.exact_left is None and goal.min_left <= 3
+
+
+def meld_bound(counts: Sequence[int], jokers: int, rules: Rules) -> int:
+    """At least the points any new melds laid from the hand could make (a quick upper bound).
+
+    Every joker counts its highest worth, and every natural card its highest where it fits in
+    some meld with the hand's cards and jokers: a set of its rank (three suits held, or two and
+    a joker; three copies under ``identical_sets``) or a run through three consecutive places of
+    its suit, gaps filled by the jokers. With two jokers every card fits (a set of it and them).
+    """
+    return _openings(rules).bound(hand_code(counts), jokers)
+
+
+_MEMO_LIMIT: Final = 1 << 16
+_SUIT: Final = (1 << 104) - 1  # a suit's 13 bytes of a hand's code
+_ALL_RANKS: Final = (1 << 13) - 1
+# The bytes of a suit's code that a mask of its ranks selects, by the mask.
+_BYTES: Final = [sum(0xFF << (8 * rank) for rank in range(13) if mask >> rank & 1)
+                 for mask in range(1 << 13)]
+
+
+_LAST: Final[list[tuple[Rules | None, _Openings | None]]] = [(None, None)]
+
+
+def _openings(rules: Rules) -> _Openings:
+    last = _LAST[0]  # one read: another thread may replace it, never half of it
+    if last[0] is rules and last[1] is not None:
+        return last[1]
+    openings = _openings_of(rules)
+    _LAST[0] = (rules, openings)
+    return openings
+
+
+@lru_cache(maxsize=64)
+def _openings_of(rules: Rules) -> _Openings:
+    return _Openings(rules)
+
+
+class _Openings:
+    """The most a hand can lay in new melds, for goals that ask nothing but points and cards kept.
+
+    Such a goal (an initial meld to complete, a card to keep for the discard) gains nothing from
+    a build: a build counts no points and spends a card that could as well be kept. So the search
+    reduces to new melds and kept cards, and its answer to one number, the most points the hand
+    can lay keeping ``r`` cards (jokers included), which depends on the hand alone. That number is
+    remembered for every sub-hand met, across the candidates of one listing and across turns: a
+    listing asks it for the hand less each candidate meld, and many sub-hands recur. The melds
+    tried are the search's own (:class:`_Search`), so the answers are the same.
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        card_max, joker_max, low_end, values, at = _tables(rules)
+        self.memo: dict[int, int] = {}
+        self.suits: dict[int, tuple[int, int]] = {}
+        self.values_of: dict[int, int] = {}
+        self.places: dict[int, int] = {}  # a suit's code -> the run places it holds, as bits
+        self.worth = [rules.card_value(c) for c in range(52)]
+        self.positions = [positions_of(c, rules) for c in range(52)]
+        self.values = values
+        self.at = at
+        self.low_end = low_end
+        self.identical = rules.identical_sets
+        self.joker_sets = rules.joker_sets
+        self.card_max = card_max
+        self.joker_max = joker_max
+        # A rank's places in a run (an ace both ends when aces are high or low), as bits; the
+        # three-place windows a run may cover; the cards held in a window, by its 3 bits.
+        self.place = [(1 << 14) | ((1 << 1) if low_end == 1 else 0) if rank == 0
+                      else 1 << (rank + 1) for rank in range(13)]
+        self.windows = list(range(low_end, 13))
+        self.popcount = [bin(w).count("1") for w in range(8)]
+
+    # -- the bound ------------------------------------------------------------------------------
+
+    def bound(self, code: int, jk: int) -> int:
+        """:func:`meld_bound` of a hand's code."""
+        return self.summary(code, jk)[0]
+
+    def summary(self, code: int, jk: int) -> tuple[int, int]:
+        """:func:`meld_bound` of a hand's code, and the code of the cards that fit in a meld.
+
+        A card that fits in no meld is in no meld the search tries, and its presence changes no
+        other meld: a run's range holding it would have it as a natural card, so it would fit.
+        """
+        total = jk * self.joker_max
+        chunks = [(code >> (104 * suit)) & _SUIT for suit in range(4)]
+        if jk >= 2:
+            for chunk in chunks:
+                total += self._value((chunk << 13) | _ALL_RANKS)
+            return total, code
+        suits = self.suits
+        held: list[int] = []
+        own: list[int] = []
+        for chunk in chunks:
+            key = (chunk << 1) | jk
+            info = suits.get(key)
+            if info is None:
+                if len(suits) >= _MEMO_LIMIT:
+                    suits.clear()
+                info = suits[key] = self._suit(chunk, jk)
+            held.append(info[0])
+            own.append(info[1])
+        a, b, c, d = held
+        if jk:  # a set with a joker needs two suits of the rank, without one three
+            sets = a & b | a & c | a & d | b & c | b & d | c & d
+        else:
+            sets = a & b & c | a & b & d | a & c & d | b & c & d
+        fitting = 0
+        for suit in range(4):
+            fits = held[suit] & (sets | own[suit])
+            if fits:
+                total += self._value((chunks[suit] << 13) | fits)
+                fitting |= (chunks[suit] & _BYTES[fits]) << (104 * suit)
+        return total, fitting
+
+    def _suit(self, chunk: int, jk: int) -> tuple[int, int]:
+        """The ranks a suit's cards are held in, and those that fit in a run of the suit (or an
+        identical set) with ``jk`` jokers, as bits."""
+        need = 3 - jk
+        place = self.place
+        ranks = 0
+        places = 0
+        same = 0
+        for rank in range(13):
+            n = (chunk >> (8 * rank)) & 0xFF
+            if n:
+                ranks |= 1 << rank
+                places |= place[rank]
+                if self.identical and n + jk >= 3:
+                    same |= 1 << rank
+        covered = 0
+        for w in self.windows:
+            window = places & (7 << w)
+            if window and self.popcount[window >> w] >= need:
+                covered |= window
+        fits = same
+        for rank in range(13):
+            if covered & place[rank]:
+                fits |= 1 << rank
+        return ranks, fits & ranks
+
+    def _value(self, key: int) -> int:
+        """The highest worth in a meld of a suit's cards (its code, then a mask of its ranks)."""
+        got = self.values_of.get(key)
+        if got is None:
+            chunk = key >> 13
+            got = 0
+            for rank in range(13):
+                if key >> rank & 1:
+                    got += ((chunk >> (8 * rank)) & 0xFF) * self.card_max[rank]
+            if len(self.values_of) >= _MEMO_LIMIT:
+                self.values_of.clear()
+            self.values_of[key] = got
+        return got
+
+    # -- the most a hand can lay ----------------------------------------------------------------
+
+    def best(self, code: int, jk: int, r: int) -> int:
+        """The most points new melds can take from ``code`` (:func:`hand_code`) and ``jk`` jokers
+        leaving ``r`` cards or jokers in hand; -1 when not even ``r`` can be left."""
+        key = (code << 7) | (jk << 2) | r
+        memo = self.memo
+        got = memo.get(key)
+        if got is not None:
+            return got
+        if code == 0:
+            out = 0 if jk >= r else -1
+            if self.joker_sets:
+                for k in range(3, jk - r + 1):
+                    out = max(out, k * JOKER_SET_VALUE)
+        else:
+            out = self._branch(code, jk, r)
+        if len(memo) >= _MEMO_LIMIT:  # bounded: a long simulation meets many hands
+            memo.clear()
+        memo[key] = out
+        return out
+
+    def _branch(self, code: int, jk: int, r: int) -> int:
+        """The lowest card is kept, or laid in a set or a run, as the search lays it."""
+        card = ((code & -code).bit_length() - 1) >> 3
+        bit = 1 << (8 * card)
+        best = self.best
+        out = best(code - bit, jk, r - 1 if r else 0)
+        rank = card % 13
+        suit = card // 13
+        worth = self.worth[card]
+        others = [c for c in range(rank + 13 * (suit + 1), 52, 13) if (code >> (8 * c)) & 0xFF]
+        for mask in range(1 << len(others)):
+            left = code - bit
+            size = 1
+            for i, c in enumerate(others):
+                if mask >> i & 1:
+                    left -= 1 << (8 * c)
+                    size += 1
+            for j in range(max(0, 3 - size), min(jk, 4 - size) + 1):
+                got = best(left, jk - j, r)
+                if got >= 0 and got + (size + j) * worth > out:
+                    out = got + (size + j) * worth
+        if self.identical:
+            have = (code >> (8 * card)) & 0xFF
+            if have >= 3:
+                got = best(code - 3 * bit, jk, r)
+                if got >= 0 and got + 3 * worth > out:
+                    out = got + 3 * worth
+            if have >= 2 and jk:
+                got = best(code - 2 * bit, jk - 1, r)
+                if got >= 0 and got + 3 * worth > out:
+                    out = got + 3 * worth
+        cards = self.at[suit]
+        values = self.values
+        chunk = (code >> (104 * suit)) & _SUIT
+        have_at = self.places.get(chunk)
+        if have_at is None:
+            if len(self.places) >= _MEMO_LIMIT:
+                self.places.clear()
+            have_at = self.places[chunk] = sum(self.place[rank] for rank in range(13)
+                                               if (chunk >> (8 * rank)) & 0xFF)
+        for p in self.positions[card]:
+            # Runs [lo, hi] through p, each held card in them laid, each gap a joker.
+            below = 0
+            gaps_below = 0
+            value_below = 0
+            lo = p
+            while True:
+                above = below
+                gaps = gaps_below
+                value = value_below + values[p]
+                hi = p
+                while True:
+                    if hi - lo >= 2:
+                        got = best(code - bit - above, jk - gaps, r)
+                        if got >= 0 and got + value > out:
+                            out = got + value
+                    hi += 1
+                    if hi > 14 or (lo == 1 and hi == 14):
+                        break
+                    value += values[hi]
+                    if have_at >> hi & 1:
+                        above += 1 << (8 * cards[hi])
+                    else:
+                        gaps += 1
+                        if gaps > jk:
+                            break
+                lo -= 1
+                if lo < self.low_end:
+                    break
+                value_below += values[lo]
+                if have_at >> lo & 1:
+                    below += 1 << (8 * cards[lo])
+                else:
+                    gaps_below += 1
+                    if gaps_below > jk:
+                        break
+        return out
 
 
 _Tables = tuple[list[int], int, int, list[int], list[list[int]]]
@@ -113,6 +393,11 @@ class _Search:
         self.jokers = jokers
         self.seen: set[tuple[int, ...]] = set()
         self.card_max, self.joker_max, self.low_end, self.values, self.at = _tables(rules)
+
+    def finish(self, jk: int, kept: int) -> bool:
+        """Whether the goal is met keeping every card (``kept`` of them, at most 3) and
+        ``jk`` jokers, with nothing laid."""
+        return self._finish(jk, 0, 0, self.goal.made, self.goal.must_lay is None, kept)
 
     def run(self, counts: Sequence[int]) -> bool:
         code = 0

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from hoola.core.cards import format_card
 from hoola.core.chance import shuffle
@@ -54,11 +54,24 @@ from hoola.games.kalookie.cards import (
     format_tokens,
 )
 from hoola.games.kalookie.deal import Deal, Standing, shuffled
-from hoola.games.kalookie.legal import lay_options
-from hoola.games.kalookie.melds import Meld, build, meld_value, new_meld, release, token_value
+from hoola.games.kalookie.legal import (
+    MAX_LISTED_JOKERS,
+    build_places,
+    lay_options,
+    swap_cards,
+)
+from hoola.games.kalookie.melds import (
+    Meld,
+    build,
+    find_melds,
+    meld_value,
+    new_meld,
+    release,
+    token_value,
+)
 from hoola.games.kalookie.rules import Rules
 from hoola.games.kalookie.scoring import Settlement, settle, void
-from hoola.games.kalookie.solver import Goal, can_finish
+from hoola.games.kalookie.solver import Goal, can_finish, is_plain, meld_bound
 from hoola.games.kalookie.turns import Turn, slots_for
 from hoola.games.kalookie.verbs import Verbs
 from hoola.games.kalookie.views import View
@@ -74,6 +87,36 @@ def _still_to_lay(card: int | None, naturals: Sequence[int], jokers: int) -> int
     if card is None or card in naturals or (card == JOKER and jokers):
         return None
     return card
+
+
+# A seat's discards (by card, jokers at JOKER), draw and take, made once and listed by every
+# state: frozen values, as good as new ones, and the listing makes one for every card held.
+_DRAW: Final = JOKER + 1
+_TAKE: Final = JOKER + 2
+_SEAT_ACTIONS: Final[list[list[Action]]] = []
+
+
+def _seat_actions(p: int) -> list[Action]:
+    while len(_SEAT_ACTIONS) <= p:
+        q = len(_SEAT_ACTIONS)
+        _SEAT_ACTIONS.append([*(Discard(q, c) for c in range(JOKER + 1)), Draw(q), Take(q)])
+    return _SEAT_ACTIONS[p]
+
+
+# The places to build on the table's melds, for the last table listed: (meld id, kind, where
+# it grows as legal.build_places says, whether it holds a joker to release).
+_Places = tuple[tuple[int, str, tuple[tuple[int, int, str], ...], bool], ...]
+_PLACES: Final[list[tuple[Any, Any, _Places]]] = [(None, None, ())]
+
+
+def _places(melds: tuple[Meld, ...], rules: Rules) -> _Places:
+    """The places of ``melds``, remembered while the table stays the same (several turns)."""
+    last = _PLACES[0]  # one read: another thread may replace it, never half of it
+    if last[0] is melds and last[1] is rules:
+        return last[2]
+    places = tuple((m.id, m.kind, build_places(m, rules), max(m.tokens) >= JOKER) for m in melds)
+    _PLACES[0] = (melds, rules, places)
+    return places
 
 
 class DealState(Verbs):
@@ -251,16 +294,128 @@ class DealState(Verbs):
         if p != self.current:
             return acts
         if not self.drawn:
-            acts.append(Draw(p))
-            self._keep_if_legal(Take(p), acts)
+            pool = _seat_actions(p)
+            acts.append(pool[_DRAW])
+            self._keep_if_legal(pool[_TAKE], acts)
             return acts
-        candidates = lay_options(self.hands[p], self.turn.loose, self.melds, self.rules, p,
+        turn = self.turn
+        if self.opened[p] and not turn.loose and turn.must_lay is None:
+            self._free_lays(p, acts)
+        elif self._owes_points_only(p):
+            self._opening_lays(p, acts)
+        else:
+            for a in lay_options(self.hands[p], turn.loose, self.melds, self.rules, p,
                                  builds=self.opened[p] or self.rules.initial_counts_builds,
-                                 swaps=self.opened[p])
-        candidates.extend(Discard(p, c) for c in self._distinct(p))
-        for a in candidates:
-            self._keep_if_legal(a, acts)
+                                 swaps=self.opened[p]):
+                self._keep_if_legal(a, acts)
+        self._keep_discards(p, acts)
         return acts
+
+    def _free_lays(self, p: int, acts: list[Action]) -> None:
+        """List the lays of a player who has opened and owes nothing this turn (no loose joker,
+        no taken card to lay), as :func:`lay_options` finds them, without checking each.
+
+        Such a player may lay any meld found in the hand and build any card that fits, as long
+        as a card stays for the discard (rulings 9, 10) and a run takes no more than the build
+        limit allows (ruling 6): that is all their checks would ask. A release leaves a joker to
+        lay, so each one is checked. The plan of a lay listed here is made when it is applied.
+        """
+        hand, rules, turn = self.hands[p], self.rules, self.turn
+        jokers = hand[JOKER]
+        most = self.sizes[p] - self._min_left(p)
+        if most >= 3:
+            acts.extend(NewMeld(p, tokens) for tokens in find_melds(hand, jokers, rules,
+                                                                    MAX_LISTED_JOKERS)
+                        if len(tokens) <= most)
+        limit = rules.run_build_limit
+        places = _places(self.melds, rules)
+        if most >= 1:
+            for meld_id, kind, where, _ in places:
+                limited = kind == "run" and limit != "none" and meld_id not in turn.laid
+                low, high = turn.built(meld_id) if limited else (0, 0)
+                if limited and limit == "two-total" and low + high >= 2:
+                    continue
+                out: list[int] = []
+                for card, joker, end in where:
+                    if limited and limit == "two-per-end" and (low if end == "low" else high) >= 2:
+                        continue
+                    if card >= 0 and hand[card] and card not in out:
+                        out.append(card)
+                        acts.append(Add(p, card, meld_id))
+                    if joker >= 0 and jokers:
+                        acts.append(Add(p, joker, meld_id))
+        for meld_id, _, _, freed in places:
+            if freed:
+                for cards in swap_cards(self._meld(meld_id), hand, rules):
+                    self._keep_if_legal(Swap(p, cards, meld_id), acts)
+
+    def _meld(self, meld_id: int) -> Meld:
+        for m in self.melds:
+            if m.id == meld_id:
+                return m
+        raise KeyError(meld_id)
+
+    def _owes_points_only(self, p: int) -> bool:
+        """Whether ``p`` has not opened and owes nothing this turn but the initial meld's points
+        (no build counting, no kalookie short of the minimum, no taken card to lay)."""
+        rules, turn = self.rules, self.turn
+        return not self.opened[p] and not rules.initial_counts_builds \
+            and not rules.kalookie_without_initial and turn.must_lay is None and not turn.loose
+
+    def _opening_lays(self, p: int, acts: list[Action]) -> None:
+        """List the new melds of a player who owes the initial meld's points only, as
+        :func:`lay_options` finds them (no builds, no releases before the initial meld).
+
+        A meld is accepted when it completes the minimum and a card stays for the discard, or
+        when the rest of the hand can still make up the difference (ruling 5): what its check
+        asks, asked here directly. No melds from this hand can make more than
+        :func:`meld_bound`, so when that is short, none is. The plan of a meld listed here is
+        made when it is applied.
+        """
+        hand, rules = self.hands[p], self.rules
+        jokers = hand[JOKER]
+        need = rules.initial_meld - self.turn.value
+        if meld_bound(hand, jokers, rules) < need:
+            return
+        min_left = self._min_left(p)
+        size = self.sizes[p]
+        for tokens in find_melds(hand, jokers, rules, MAX_LISTED_JOKERS):
+            try:
+                gain = meld_value(new_meld(tokens, rules, owner=p, meld_id=self.next_id), rules)
+            except IllegalActionError:
+                continue
+            if gain >= need:
+                if size - len(tokens) < min_left:
+                    continue
+            else:
+                rest = hand.copy()
+                laid = 0  # jokers, named or not
+                for t in tokens:
+                    if t < JOKER:
+                        rest[t] -= 1
+                    else:
+                        laid += 1
+                goal = Goal(need=need - gain, min_left=min_left)
+                if not can_finish(goal, rest, jokers - laid, (), rules):
+                    continue
+            acts.append(NewMeld(p, tokens))
+
+    def _keep_discards(self, p: int, acts: list[Action]) -> None:
+        """List the discards of the cards ``p`` holds: whether one is legal does not depend on
+        the card (ruling 9 and the turn's obligations), so one check stands for all."""
+        hand = self.hands[p]
+        pool = _seat_actions(p)
+        discards = [pool[c] for c in range(JOKER + 1) if hand[c]]
+        if not discards:
+            return
+        try:
+            plan = self._check(discards[0])
+        except HoolaError:
+            return
+        acts.extend(discards)
+        if plan is not None:
+            for a in discards:
+                self._plans[id(a)] = plan
 
     def _keep_if_legal(self, action: Action, acts: list[Action]) -> None:
         """List ``action`` if it is legal, keeping its check's plan for :meth:`apply`."""
@@ -313,6 +468,8 @@ class DealState(Verbs):
         a = listed_one(self._cache, action)
         if a is not None:
             plan = self._plans.get(id(a))
+            if plan is None and isinstance(a, NewMeld | Add | Swap):
+                plan = self._check(a)  # listed without its plan: made now
         else:
             a = check_fields(action, self.names)
             plan = self._check(a)
@@ -578,7 +735,8 @@ class DealState(Verbs):
     def _feasible(self, goal: Goal, counts: list[int], from_hand: int, table: Sequence[Meld],
                   turn: Turn, opened: bool) -> bool:
         jokers = counts[JOKER] - from_hand + turn.loose
-        if can_finish(goal, counts, jokers, slots_for(table, turn, self.rules), self.rules):
+        slots = () if is_plain(goal) else slots_for(table, turn, self.rules)
+        if can_finish(goal, counts, jokers, slots, self.rules):
             return True
         if self.rules.kalookie_without_initial and not opened and goal.need:
             # A kalookie needs no initial minimum: the rest must meld out, new melds only.

@@ -1,0 +1,375 @@
+"""REFERENCE ORACLE, frozen: a copy of ``src/hoola/games/kalookie/solver.py`` as it was
+before the engine's speed work (the turn search behind rulings 5, 7, 8 and 9),
+unchanged but for its imports and this docstring.
+
+The exactness tests (``test_oracle.py``) compare the engine against it: the same legal set
+and the same ``can()``/``verify()`` answers at every position. Never edit it to make a test
+pass: it is the reference.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
+from typing import Final
+
+from hoola.core.cards import JOKER, make_card
+from hoola.games.kalookie.rules import Rules
+
+from .oracle_melds import (
+    JOKER_SET_VALUE,
+    Meld,
+    card_at,
+    position_value,
+    positions_of,
+)
+
+__all__ = ["UNLIMITED", "Goal", "Slot", "can_finish"]
+
+UNLIMITED: Final = 99
+
+
+@dataclass(frozen=True, slots=True)
+class Goal:
+    """What the rest of the turn must achieve.
+
+    ``need``: points still missing from the initial meld (0 once made); ``builds_count``: builds
+    count toward it; ``need_meld``: a new meld must still be laid (``made``: one already is);
+    ``must_lay``: a card one copy of which must be laid; ``loose``: released jokers to lay;
+    ``min_left``/``exact_left``: cards left in hand for the discard; ``builds``: whether building
+    is possible at all in the rest of the turn.
+    """
+
+    need: int = 0
+    builds_count: bool = False
+    made: bool = False
+    need_meld: bool = False
+    must_lay: int | None = None
+    loose: int = 0
+    min_left: int = 1
+    exact_left: int | None = None
+    builds: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """A meld on the table as a place to build: how many cards each end (and in all) may take."""
+
+    meld: Meld
+    low_cap: int = UNLIMITED
+    high_cap: int = UNLIMITED
+    total_cap: int = UNLIMITED
+
+
+_Item = tuple[tuple[int, ...], int, int, int]  # naturals, jokers, value, slot index (-1: new)
+
+
+def can_finish(goal: Goal, counts: Sequence[int], jokers: int, slots: Sequence[Slot],
+               rules: Rules) -> bool:
+    """Whether ``goal`` can be met from a hand of ``counts`` and ``jokers`` (loose included)."""
+    return _Search(goal, jokers, slots, rules).run(counts)
+
+
+_Tables = tuple[list[int], int, int, list[int], list[list[int]]]
+
+
+@lru_cache(maxsize=64)
+def _tables(rules: Rules) -> _Tables:
+    """What the search reads of the rules, worked out once per rules (a search is run for every
+    lay a player might make, so this was a tenth of random play)."""
+    card_max = [max(rules.ace_penalty, 1) if c % 13 == 0 else min(c % 13 + 1, 10)
+                for c in range(52)]
+    joker_max = max(rules.ace_penalty, 10, JOKER_SET_VALUE if rules.joker_sets else 0)
+    low_end = 1 if rules.aces == "high-or-low" else 2
+    values = [position_value(q, rules) if 1 <= q <= 14 else 0 for q in range(16)]
+    at = [[card_at(suit, q) if 1 <= q <= 14 else 0 for q in range(16)] for suit in range(4)]
+    return card_max, joker_max, low_end, values, at
+
+
+# The run positions of a suit that the hand holds, by the suit's 26 bits of the search's code.
+_HAVE: Final[dict[tuple[int, int], list[bool]]] = {}
+
+
+class _Search:
+    def __init__(self, goal: Goal, jokers: int, slots: Sequence[Slot], rules: Rules) -> None:
+        self.goal = goal
+        self.rules = rules
+        self.slots = tuple(slots) if goal.builds else ()
+        self.hand_jokers = jokers - goal.loose
+        self.jokers = jokers
+        self.seen: set[tuple[int, ...]] = set()
+        self.card_max, self.joker_max, self.low_end, self.values, self.at = _tables(rules)
+
+    def run(self, counts: Sequence[int]) -> bool:
+        code = 0
+        rest = 0
+        for c in range(52):
+            if counts[c]:
+                code |= counts[c] << (2 * c)
+                rest += counts[c] * self.card_max[c]
+        return self._search(code, self.jokers, 0, 0, self.goal.made, self.goal.must_lay is None,
+                            0, rest)
+
+    # The state: cards left (2 bits a card), jokers left, slots used, value (capped at need),
+    # whether a new meld is made, whether must_lay is laid, cards kept, and an upper bound.
+    def _search(self, code: int, jk: int, used: int, value: int, made: bool, laid: bool,
+                kept: int, rest: int) -> bool:
+        goal = self.goal
+        if goal.exact_left is not None and kept > goal.exact_left:
+            return False
+        if value + rest + jk * self.joker_max < goal.need:
+            return False
+        key = (code, jk, used, value, made, laid, kept)
+        if key in self.seen:
+            return False
+        if code == 0:
+            ok = self._finish(jk, used, value, made, laid, kept)
+        else:
+            ok = self._branch(code, jk, used, value, made, laid, kept, rest)
+        if not ok:
+            self.seen.add(key)
+        return ok
+
+    def _branch(self, code: int, jk: int, used: int, value: int, made: bool, laid: bool,
+                kept: int, rest: int) -> bool:
+        goal = self.goal
+        low = code & -code
+        card = (low.bit_length() - 1) >> 1
+        for naturals, jokers, gain, slot in self._items(card, code, jk, used):
+            left = code
+            lost = 0
+            for c in naturals:
+                left -= 1 << (2 * c)
+                lost += self.card_max[c]
+            counts = slot < 0 or goal.builds_count
+            if self._search(left, jk - jokers, used | (1 << slot) if slot >= 0 else used,
+                            min(goal.need, value + gain) if counts else value,
+                            made or slot < 0, laid or goal.must_lay in naturals
+                            or (goal.must_lay == JOKER and jokers > 0),
+                            kept, rest - lost):
+                return True
+        return self._search(code - (1 << (2 * card)), jk, used, value, made, laid,
+                            min(kept + 1, 3), rest - self.card_max[card])
+
+    def _finish(self, jk: int, used: int, value: int, made: bool, laid: bool, kept: int) -> bool:
+        goal = self.goal
+        for placed, gain, joker_set in self._joker_placements(jk, used):
+            if not (laid or (goal.must_lay == JOKER and placed)):
+                continue
+            total = min(goal.need, value + gain)
+            left = kept + jk - placed
+            if jk - placed > self.hand_jokers or left < goal.min_left:
+                continue
+            if goal.exact_left is not None and left != goal.exact_left:
+                continue
+            if total < goal.need:
+                continue
+            if goal.need_meld and not (made or joker_set):
+                continue
+            return True
+        return False
+
+    # -- what may be laid ---------------------------------------------------------------------
+
+    def _count(self, code: int, card: int) -> int:
+        return (code >> (2 * card)) & 3
+
+    def _items(self, card: int, code: int, jk: int, used: int) -> Iterator[_Item]:
+        yield from self._sets(card, code, jk)
+        yield from self._runs(card, code, jk)
+        for i, slot in enumerate(self.slots):
+            if not used >> i & 1:
+                yield from self._builds(i, slot, card, code, jk)
+
+    def _sets(self, card: int, code: int, jk: int) -> Iterator[_Item]:
+        rules = self.rules
+        rank = card % 13
+        worth = rules.card_value(card)
+        others = [make_card(rank, s) for s in range(4)
+                  if s != card // 13 and self._count(code, make_card(rank, s))]
+        for k in range(len(others) + 1):
+            for chosen in combinations(others, k):
+                size = k + 1
+                for j in range(max(0, 3 - size), min(jk, 4 - size) + 1):
+                    yield (card, *chosen), j, (size + j) * worth, -1
+        if rules.identical_sets:
+            have = self._count(code, card)
+            if have >= 3:
+                yield (card, card, card), 0, 3 * worth, -1
+            if have >= 2 and jk:
+                yield (card, card), 1, 3 * worth, -1
+
+    def _runs(self, card: int, code: int, jk: int) -> Iterator[_Item]:
+        """Runs through ``card``, grown a card at a time each way while the jokers last."""
+        suit = card // 13
+        cards = self.at[suit]
+        values = self.values
+        key = (suit, (code >> (26 * suit)) & 0x3FFFFFF)
+        have = _HAVE.get(key)
+        if have is None:
+            if len(_HAVE) >= 1 << 16:  # bounded: a long simulation meets many suits
+                _HAVE.clear()
+            have = _HAVE[key] = [q != 0 and q != 15 and bool((code >> (2 * cards[q])) & 3)
+                                 for q in range(16)]
+        for p in positions_of(card, self.rules):
+            below: list[int] = []
+            gaps_below = 0
+            value_below = 0
+            lo = p
+            while True:
+                above: list[int] = []
+                gaps = gaps_below
+                value = value_below + values[p]
+                hi = p
+                while True:
+                    if hi - lo >= 2:
+                        yield (card, *below, *above), gaps, value, -1
+                    hi += 1
+                    if hi > 14 or (lo == 1 and hi == 14):
+                        break
+                    value += values[hi]
+                    if have[hi]:
+                        above.append(cards[hi])
+                    else:
+                        gaps += 1
+                        if gaps > jk:
+                            break
+                lo -= 1
+                if lo < self.low_end:
+                    break
+                value_below += values[lo]
+                if have[lo]:
+                    below.append(cards[lo])
+                else:
+                    gaps_below += 1
+                    if gaps_below > jk:
+                        break
+
+    def _builds(self, i: int, slot: Slot, card: int, code: int, jk: int) -> Iterator[_Item]:
+        meld = slot.meld
+        rules = self.rules
+        if meld.kind == "set":
+            if meld.rank != card % 13 or meld.identical:
+                return
+            room = min(4 - len(meld.tokens), slot.total_cap)
+            taken = {c // 13 for c in meld.naturals()}
+            if room <= 0 or card // 13 in taken:
+                return
+            others = [make_card(meld.rank, s) for s in range(4) if s not in taken
+                      and s != card // 13 and self._count(code, make_card(meld.rank, s))]
+            worth = rules.card_value(card)
+            for k in range(min(len(others), room - 1) + 1):
+                for chosen in combinations(others, k):
+                    for j in range(min(jk, room - 1 - k) + 1):
+                        yield (card, *chosen), j, (1 + k + j) * worth, i
+            return
+        if meld.suit != card // 13:
+            return
+        for p in positions_of(card, rules):
+            if p < meld.low:  # grow the low end down to p or below, the high end as it may
+                for lo in range(p, self.low_end - 1, -1):
+                    low = range(lo, meld.low)
+                    if len(low) > min(slot.low_cap, slot.total_cap):
+                        break
+                    for extra in range(self._room(slot, "high", len(low)) + 1):
+                        yield from self._chain(i, slot, card, p, code, jk, low,
+                                               range(meld.high + 1, meld.high + 1 + extra))
+            elif p > meld.high:
+                for hi in range(p, 15):
+                    high = range(meld.high + 1, hi + 1)
+                    if len(high) > min(slot.high_cap, slot.total_cap):
+                        break
+                    for extra in range(self._room(slot, "low", len(high)) + 1):
+                        yield from self._chain(i, slot, card, p, code, jk,
+                                               range(meld.low - extra, meld.low), high)
+
+    def _room(self, slot: Slot, end: str, other: int) -> int:
+        """How many cards the run may still take at ``end`` beside ``other`` at the other end."""
+        meld = slot.meld
+        cap = min(slot.high_cap if end == "high" else slot.low_cap, slot.total_cap - other)
+        reach = 14 - meld.high if end == "high" else meld.low - (
+            1 if self.rules.aces == "high-or-low" else 2)
+        return max(0, min(cap, reach))
+
+    def _chain(self, i: int, slot: Slot, card: int, p: int, code: int, jk: int, low: range,
+               high: range) -> Iterator[_Item]:
+        meld = slot.meld
+        lo = low.start if len(low) else meld.low
+        hi = high.stop - 1 if len(high) else meld.high
+        if lo == 1 and hi == 14:
+            return
+        if len(low) > slot.low_cap or len(high) > slot.high_cap \
+                or len(low) + len(high) > slot.total_cap:
+            return
+        naturals = [card]
+        jokers = 0
+        value = 0
+        left = code - (1 << (2 * card))
+        for q in (*low, *high):
+            value += position_value(q, self.rules)
+            if q == p:
+                continue
+            c = card_at(meld.suit, q)
+            if self._count(left, c):
+                naturals.append(c)
+                left -= 1 << (2 * c)
+            else:
+                jokers += 1
+        if jokers <= jk:
+            yield tuple(naturals), jokers, value, i
+
+    # -- jokers left at the end -----------------------------------------------------------------
+
+    def _joker_placements(self, jk: int, used: int) -> Iterator[tuple[int, int, bool]]:
+        """(jokers placed, value counted, whether a set of jokers was laid), best value first."""
+        best: dict[tuple[int, bool], int] = {(0, False): 0}
+        for i, slot in enumerate(self.slots):
+            if used >> i & 1:
+                continue
+            options = self._joker_values(slot, jk)
+            grown = dict(best)
+            for (placed, joker_set), value in best.items():
+                for k, gain in options:
+                    if placed + k <= jk:
+                        key = (placed + k, joker_set)
+                        grown[key] = max(grown.get(key, -1), value + gain)
+            best = grown
+        if self.rules.joker_sets:
+            grown = dict(best)
+            for (placed, _), value in best.items():
+                for k in range(3, jk - placed + 1):
+                    key = (placed + k, True)
+                    grown[key] = max(grown.get(key, -1), value + k * JOKER_SET_VALUE)
+            best = grown
+        for (placed, joker_set), value in sorted(best.items(), key=lambda kv: -kv[1]):
+            yield placed, value, joker_set
+
+    def _joker_values(self, slot: Slot, jk: int) -> list[tuple[int, int]]:
+        meld = slot.meld
+        rules = self.rules
+        counted = self.goal.builds_count
+        if meld.kind == "set":
+            if meld.identical:
+                return []
+            room = min(4 - len(meld.tokens), slot.total_cap, jk)
+            worth = JOKER_SET_VALUE if meld.rank < 0 else rules.card_value(make_card(meld.rank, 0))
+            return [(k, k * worth if counted else 0) for k in range(1, room + 1)]
+        out: list[tuple[int, int]] = []
+        for k in range(1, jk + 1):
+            best = -1
+            for low in range(k + 1):
+                high = k - low
+                lo, hi = meld.low - low, meld.high + high
+                if low > slot.low_cap or high > slot.high_cap or k > slot.total_cap:
+                    continue
+                if lo < (1 if rules.aces == "high-or-low" else 2) or hi > 14 or (lo == 1 and
+                                                                                 hi == 14):
+                    continue
+                value = sum(position_value(q, rules) for q in (*range(lo, meld.low),
+                                                                *range(meld.high + 1, hi + 1)))
+                best = max(best, value if counted else 0)
+            if best >= 0:
+                out.append((k, best))
+        return out

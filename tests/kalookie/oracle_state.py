@@ -1,0 +1,885 @@
+"""REFERENCE ORACLE, frozen: a copy of ``src/hoola/games/kalookie/state.py`` as it was
+before the engine's speed work (the engine's listing and its checks),
+unchanged but for its imports and this docstring.
+
+The exactness tests (``test_oracle.py``) compare the engine against it: the same legal set
+and the same ``can()``/``verify()`` answers at every position. Never edit it to make a test
+pass: it is the reference.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from hoola.core.cards import format_card
+from hoola.core.chance import shuffle
+from hoola.core.errors import HoolaError, IllegalActionError, OutOfTurnError
+from hoola.core.game import Outcome
+from hoola.core.prefix import Prefix, put
+from hoola.core.trusted import listed_one
+from hoola.games.kalookie.actions import (
+    NAME_RE,
+    Action,
+    Add,
+    BuyIn,
+    Discard,
+    Draw,
+    NewMeld,
+    Retire,
+    Swap,
+    SwapUpcard,
+    Take,
+    Warn,
+    check_fields,
+    format_action,
+    parse_action,
+)
+from hoola.games.kalookie.cards import (
+    JOKER,
+    cards_of_counts,
+    counts_of,
+    face_of,
+    format_token,
+    format_tokens,
+)
+from hoola.games.kalookie.deal import Deal, Standing, shuffled
+from hoola.games.kalookie.rules import Rules
+from hoola.games.kalookie.scoring import Settlement, settle, void
+from hoola.games.kalookie.verbs import Verbs
+from hoola.games.kalookie.views import View
+
+from .oracle_legal import lay_options
+from .oracle_melds import Meld, build, meld_value, new_meld, release, token_value
+from .oracle_solver import Goal, can_finish
+from .oracle_turns import Turn, slots_for
+
+__all__ = ["DealState"]
+
+def _illegal(message: str, code: str) -> IllegalActionError:
+    return IllegalActionError(message, code)
+
+
+def _still_to_lay(card: int | None, naturals: Sequence[int], jokers: int) -> int | None:
+    """The taken card still to lay (meld-at-once) after laying ``naturals`` and ``jokers``."""
+    if card is None or card in naturals or (card == JOKER and jokers):
+        return None
+    return card
+
+
+class DealState(Verbs):
+    """One hand: the cards, the table, whose turn it is, and the history of applied actions.
+
+    Build one with :meth:`new`. Seats are numbered in play order; ``names`` label them. The
+    ``standing`` (penalty totals, buy-ins, who is still in) comes from the game; after the hand,
+    :attr:`after` is the standing the next hand starts from.
+    """
+
+    # The fields copy() copies. Not __slots__: compiled by mypyc, a class with slots cannot be
+    # subclassed (the search's Horizon is one), so pure Python keeps a __dict__.
+    FIELDS: ClassVar[tuple[str, ...]] = (
+        "_cache", "_plans", "_public", "after", "barred", "bought", "current", "deal",
+        "dealer", "discards", "drawn", "first", "forced", "hands", "history", "melds", "n", "names",
+        "next_id", "opened", "out", "phase", "queue", "reset_to", "reshuffles", "restocked",
+        "result", "rng", "rules", "sizes", "standing", "stock", "swap_window", "totals", "turn",
+        "warner",
+    )
+
+    def __init__(self, rules: Rules, names: Sequence[str], deal: Deal, *, dealer: object = 0,
+                 standing: Standing | None = None, rng: random.Random | None = None) -> None:
+        names = tuple(names)
+        if not all(isinstance(x, str) and NAME_RE.fullmatch(x) for x in names) \
+                or len(set(names)) != len(names):
+            raise _illegal("players need distinct names made of letters, digits, _ and -",
+                           "bad-names")
+        n = len(names)
+        standing = standing if standing is not None else Standing.fresh(n)
+        if len(standing.active) != n:
+            raise _illegal(f"the standing has {len(standing.active)} seats for {n} players",
+                           "bad-deal")
+        rules.check_players(len(standing.seats()))
+        if type(dealer) is not int or not 0 <= dealer < n or not standing.active[dealer]:
+            raise _illegal(f"dealer seat {dealer!r} is not a player still in the game", "bad-deal")
+        if len(deal.hands) != n:
+            raise _illegal(f"the deal has {len(deal.hands)} hands for {n} players", "bad-deal")
+        self.rules = rules
+        self.names = names
+        self.n = n
+        self.deal = deal
+        self.dealer = dealer
+        self.standing = standing
+        self.rng = rng if rng is not None else random.Random()
+        self.hands = [counts_of(h) for h in deal.hands]
+        self.sizes = [len(h) for h in deal.hands]
+        self.stock = list(reversed(deal.stock))  # the top of the stock last
+        self.discards = [deal.upcard]
+        # The melds and who has opened are tuples replaced when they change, so that views and
+        # copies share them instead of copying them.
+        self.melds: tuple[Meld, ...] = ()
+        self.next_id = 1
+        self.opened = (False,) * n
+        self.current = self._next_seat(dealer)
+        self.drawn = False
+        self.turn = Turn()
+        self.first = True
+        self.swap_window = rules.upcard_swap
+        self.warner: int | None = None
+        self.barred: frozenset[int] = frozenset()
+        self.reshuffles = 0
+        self.restocked: tuple[int, ...] | None = None  # the new stock of a reshuffle, top first
+        self.result: Settlement | None = None
+        self.phase = "play"
+        self.queue: list[int] = []
+        self.totals = list(standing.penalty)
+        self.reset_to = 0
+        self.out: list[int] = []
+        self.forced: list[int] = []  # out with no buy-in possible, not yet said (a lone retire)
+        self.bought: list[int] = []
+        self.after: Standing | None = None
+        self.history: list[Action] = []
+        self._public: list[Action] = []
+        self._cache: dict[int, list[Action]] = {}
+        self._plans: dict[int, Any] = {}  # id of a listed action -> its check's plan
+
+    @classmethod
+    def new(cls, rules: Rules, players: object = 4, *, seed: object = None,
+            deal: Deal | None = None, dealer: object = 0, standing: Standing | None = None,
+            rng: object = None) -> DealState:
+        """A new hand for ``players`` (a count, or names) from ``seed``, or from ``deal``."""
+        # Arguments typed ``object`` are checked here: compiled (docs/compiled.md), a parameter
+        # typed ``int`` would raise TypeError on None and take True for 1 before the check.
+        if isinstance(players, int) and not isinstance(players, bool):
+            rules.check_players(players)  # a precise message before names are made up
+            names: list[str] = [chr(ord("A") + i) for i in range(players)]
+        elif isinstance(players, list | tuple):
+            names = list(players)
+        else:
+            raise _illegal(f"players must be a count or a list of names, not {players!r}",
+                           "bad-names")
+        standing = standing if standing is not None else Standing.fresh(len(names))
+        if rng is None:
+            if seed is not None and not isinstance(seed, int | str | bytes | bytearray):
+                raise _illegal(f"a seed is a whole number or a string, not {seed!r}", "bad-seed")
+            rng = random.Random(seed)
+        elif not isinstance(rng, random.Random):
+            raise _illegal(f"rng must be a random.Random, not {rng!r}", "bad-seed")
+        if type(dealer) is not int or not 0 <= dealer < len(names):
+            raise _illegal(f"dealer seat {dealer!r} is not at the table", "bad-deal")
+        if deal is None:
+            deal = shuffled(rules, standing, dealer, rng)
+        return cls(rules, names, deal, dealer=dealer, standing=standing, rng=rng)
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> DealState:
+        """A blank state (copy() and determinize fill one in); compiled by mypyc, a class
+        without its own ``__new__`` would run ``__init__`` here."""
+        return super().__new__(cls)
+
+    def copy(self) -> DealState:
+        """An independent copy (the random source included)."""
+        other = DealState.__new__(DealState)
+        self.copy_into(other)
+        return other
+
+    def copy_into(self, other: DealState) -> None:
+        """Fill the blank state ``other`` (of a subclass, as the search's horizon) with an
+        independent copy of this one."""
+        for name in DealState.FIELDS:
+            value = getattr(self, name)
+            if isinstance(value, list | dict):
+                value = value.copy()
+            setattr(other, name, value)
+        other.hands = [h.copy() for h in self.hands]
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other._cache = {}
+        other._plans = {}
+
+    # -- who may act ------------------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the hand has ended, buy-in decisions included (``result`` holds the end)."""
+        return self.phase == "over"
+
+    def actors(self) -> frozenset[int]:
+        """The seats that may act now: the player whose turn it is, a warner, the upcard swapper."""
+        if self.phase == "over":
+            return frozenset()
+        seats = {self.current}
+        if self.phase == "play":
+            if self.warner is not None:
+                seats.add(self.warner)
+            if self.swap_window:
+                seats.add(self.dealer)
+        return frozenset(seats)
+
+    def legal_actions(self, player: object) -> list[Action]:
+        """Every action ``player`` may take now (empty when they may not act).
+
+        New melds are listed with at most two jokers (sets of jokers apart); any other legal meld
+        is accepted all the same. The list is the single source of truth for bots and interfaces.
+        """
+        if type(player) is not int or not 0 <= player < self.n:
+            return []  # bool is not a seat: type(), not isinstance()
+        return list(self._legal_cached(player))
+
+    def _legal_cached(self, player: int) -> list[Action]:
+        cached = self._cache.get(player)
+        if cached is None:
+            cached = self._cache[player] = self._legal(player)
+        return cached
+
+    def _legal(self, p: int) -> list[Action]:
+        if self.phase == "over":
+            return []
+        if self.phase == "decide":
+            return [BuyIn(p), Retire(p)] if p == self.current else []
+        acts: list[Action] = []
+        if p == self.warner:
+            acts.append(Warn(p))
+        if self.swap_window and p == self.dealer:
+            acts.extend(SwapUpcard(p, c) for c in self._distinct(p))
+        if p != self.current:
+            return acts
+        if not self.drawn:
+            acts.append(Draw(p))
+            self._keep_if_legal(Take(p), acts)
+            return acts
+        candidates = lay_options(self.hands[p], self.turn.loose, self.melds, self.rules, p,
+                                 builds=self.opened[p] or self.rules.initial_counts_builds,
+                                 swaps=self.opened[p])
+        candidates.extend(Discard(p, c) for c in self._distinct(p))
+        for a in candidates:
+            self._keep_if_legal(a, acts)
+        return acts
+
+    def _keep_if_legal(self, action: Action, acts: list[Action]) -> None:
+        """List ``action`` if it is legal, keeping its check's plan for :meth:`apply`."""
+        try:
+            plan = self._check(action)
+        except HoolaError:
+            return
+        acts.append(action)
+        if plan is not None:
+            self._plans[id(action)] = plan
+
+    def _distinct(self, p: int) -> list[int]:
+        return [c for c in range(JOKER + 1) if self.hands[p][c]]
+
+    def resolve(self, decisions: Sequence[Action]) -> Action | None:
+        """Which decision stands: a warning or the dealer's upcard swap comes before the turn."""
+        for a in decisions:
+            if isinstance(a, Warn | SwapUpcard):
+                return a
+        for a in decisions:
+            if getattr(a, "player", None) == self.current:
+                return a
+        return None
+
+    # -- check, ask, do ---------------------------------------------------------------------------
+
+    # The public methods take ``object`` where the engine refuses values of any other type with
+    # its own error: compiled (docs/compiled.md), a parameter typed ``int`` would raise TypeError
+    # on None and take True for 1 before the check could run.
+    def verify(self, action: object) -> None:
+        """Raise a specific error unless ``action`` is legal now."""
+        self._check(check_fields(action, self.names))
+
+    def can(self, action: object) -> bool:
+        """Whether ``action`` is legal now (never raises)."""
+        try:
+            self.verify(action)
+        except HoolaError:
+            return False
+        except Exception:  # garbage from outside is simply not legal
+            return False
+        return True
+
+    def apply(self, action: object) -> Action:
+        """Check and apply ``action``; return the record appended to the history.
+
+        An action taken from this moment's own legal list (the very object, as bots and
+        interfaces pass it back) was checked when it was listed: its plan is used as it is.
+        """
+        a = listed_one(self._cache, action)
+        if a is not None:
+            plan = self._plans.get(id(a))
+        else:
+            a = check_fields(action, self.names)
+            plan = self._check(a)
+        self._cache.clear()
+        self._plans.clear()
+        record = self._do(a, plan)
+        self.history.append(record)
+        self._public.append(Draw(record.player) if isinstance(record, Draw) else record)
+        return record
+
+    def _check(self, a: Action) -> Any:
+        """The plan of a well-formed action (:func:`check_fields`) if it is legal now."""
+        p = a.player
+        who = self.names[p]
+        if isinstance(a, Retire) and p in self.forced:
+            return None  # a player out without a choice may still say so; it changes nothing
+        if self.phase == "over":
+            raise _illegal(f"{who} cannot {a.verb}: the hand is over", "deal-over")
+        if not self.standing.active[p]:
+            raise OutOfTurnError(f"{who} cannot {a.verb}: {who} is out of the game", "out-player")
+        if self.phase == "decide":
+            if not isinstance(a, BuyIn | Retire):
+                raise OutOfTurnError(f"{who} cannot {a.verb}: the hand is over and players over "
+                                     "the target are deciding to buy in (ruling 13)", "deciding")
+            if p != self.current:
+                raise OutOfTurnError(f"{who} cannot {a.verb}: it is {self.names[self.current]}'s "
+                                     "turn to buy in or retire (ruling 13)", "out-of-turn")
+            return None
+        if isinstance(a, BuyIn | Retire):
+            raise _illegal(f"{who} cannot {a.verb}: buying in or retiring comes after a hand, for "
+                           "a player over the target (ruling 13)", "not-deciding")
+        if isinstance(a, Warn):
+            return self._check_warn(p)
+        if isinstance(a, SwapUpcard):
+            return self._check_swap_upcard(a)
+        if p != self.current:
+            raise OutOfTurnError(f"{who} cannot {a.verb}: it is {self.names[self.current]}'s turn",
+                                 "out-of-turn")
+        if isinstance(a, Draw | Take):
+            if self.drawn:
+                raise _illegal(f"{who} cannot {a.verb}: {who} has already drawn this turn",
+                               "already-drawn")
+            return self._check_take(a) if isinstance(a, Take) else None
+        if not self.drawn:
+            raise _illegal(f"{who} cannot {a.verb}: a turn begins by drawing or taking the discard "
+                           "(ruling 8)", "must-draw-first")
+        if isinstance(a, NewMeld):
+            return self._check_meld(a)
+        if isinstance(a, Add):
+            return self._check_add(a)
+        if isinstance(a, Swap):
+            return self._check_swap(a)
+        assert isinstance(a, Discard)
+        return self._check_discard(a)
+
+    # -- checks of each action --------------------------------------------------------------------
+
+    def _check_warn(self, p: int) -> None:
+        who = self.names[p]
+        if self.rules.warnings == "auto":
+            raise _illegal(f"{who} cannot warn: warnings are announced for the players "
+                           "(warnings = auto)", "warnings-auto")
+        if p != self.warner:
+            raise _illegal(f"{who} cannot warn now: a warning follows one's own discard that "
+                           "leaves one, two or three cards, before the next player acts "
+                           "(ruling 10)", "no-warning-due")
+
+    def _check_swap_upcard(self, a: SwapUpcard) -> None:
+        who = self.names[a.player]
+        what = f"swap the upcard for {format_card(a.card)}"
+        if not self.rules.upcard_swap:
+            raise _illegal(f"{who} cannot {what}: the dealer's upcard swap is not played "
+                           "(upcard_swap)", "upcard-swap-off")
+        if a.player != self.dealer:
+            raise _illegal(f"{who} cannot {what}: only the dealer may swap the upcard",
+                           "not-dealer")
+        if not self.swap_window:
+            raise _illegal(f"{who} cannot {what}: the upcard is swapped only before play begins",
+                           "too-late")
+        self._need_in_hand(a.player, [a.card], 0, what)
+
+    def _check_take(self, a: Take) -> Turn:
+        p, rules = a.player, self.rules
+        who = self.names[p]
+        if not self.discards:
+            raise _illegal(f"{who} cannot take: the discard pile is empty", "no-discard")
+        top = self.discards[-1]
+        what = f"take {format_card(top)}"
+        if a.card is not None and a.card != top:
+            raise _illegal(f"{who} cannot take {format_card(a.card)}: the top discard is "
+                           f"{format_card(top)}", "not-top-discard")
+        at_once = rules.discard_take == "meld-at-once"
+        opened = self.opened[p]
+        must_open = not opened and not self.first
+        turn = Turn(opened_before=opened, must_open=must_open,
+                    must_lay=top if at_once else None)
+        if not at_once and (opened or self.first):
+            return turn
+        counts = self.hands[p].copy()
+        counts[top] += 1
+        goal = turn.goal(rules, opened, self._min_left(p))
+        if not opened:
+            # Taking the discard before melding binds the player to make the meld this turn.
+            goal = Goal(need=rules.initial_meld, builds_count=rules.initial_counts_builds,
+                        need_meld=rules.initial_counts_builds, must_lay=goal.must_lay,
+                        min_left=goal.min_left)
+        if self._feasible(goal, counts, 0, self.melds, turn, opened):
+            return turn
+        if at_once:
+            raise _illegal(f"{who} cannot {what}: the discard is taken only to be laid in a meld "
+                           f"at once, and {who} could not lay it (discard_take = meld-at-once)",
+                           "cannot-lay-discard")
+        raise _illegal(f"{who} cannot {what}: {who} has not made the initial meld of "
+                       f"{rules.initial_meld} and could not make it this turn with "
+                       f"{format_card(top)} (ruling 8)", "cannot-open-with-discard")
+
+    def _check_meld(self, a: NewMeld) -> Any:
+        p, rules = a.player, self.rules
+        who = self.names[p]
+        what = f"meld {format_tokens(a.cards)}"
+        naturals = [t for t in a.cards if t < JOKER]
+        jokers = len(a.cards) - len(naturals)
+        from_hand = max(0, jokers - self.turn.loose)
+        self._need_in_hand(p, naturals, from_hand, what)
+        try:
+            meld = new_meld(a.cards, rules, owner=p, meld_id=self.next_id)
+        except IllegalActionError as exc:
+            reason = exc.message.split(" is not a meld: ", 1)[-1]
+            raise _illegal(f"{who} cannot {what}: {reason}", exc.code) from exc
+        turn = self.turn
+        turn = turn._replace(value=turn.value + meld_value(meld, rules), made=True,
+                             laid=(*turn.laid, meld.id), laid_any=True,
+                             loose=turn.loose - (jokers - from_hand),
+                             must_lay=_still_to_lay(turn.must_lay, naturals, jokers))
+        opened = self._opens(p, turn)
+        self._check_rest(p, what, naturals, from_hand, [*self.melds, meld], turn, opened)
+        return meld, naturals, from_hand, turn, opened
+
+    def _check_add(self, a: Add) -> Any:
+        p, rules = a.player, self.rules
+        who = self.names[p]
+        what = f"add {format_token(a.card)} on {self._target_text(a.meld_id, a.on)}"
+        if not self.opened[p] and not rules.initial_counts_builds:
+            so_far = f" ({self.turn.value} points so far)" if self.turn.laid_any else ""
+            raise _illegal(f"{who} cannot {what}: building comes only after one's own initial "
+                           f"meld of {rules.initial_meld} points{so_far} (ruling 6)",
+                           "not-opened")
+        meld = self._find_meld(a.meld_id, a.on, who, what)
+        joker = a.card >= JOKER
+        from_hand = 0 if not joker or self.turn.loose else 1
+        naturals = [] if joker else [a.card]
+        self._need_in_hand(p, naturals, from_hand, what)
+        try:
+            grown, end, position = build(meld, a.card, rules)
+        except IllegalActionError as exc:
+            raise _illegal(f"{who} {exc.message}", exc.code) from exc
+        turn = self.turn
+        if meld.kind == "run" and meld.id not in turn.laid:
+            low, high = turn.built(meld.id)
+            limit = rules.run_build_limit
+            if limit == "two-per-end" and (low if end == "low" else high) >= 2:
+                raise _illegal(f"{who} cannot {what}: at most two cards go on the same end of a "
+                               "run in one turn (run_build_limit = two-per-end, ruling 6)",
+                               "build-limit")
+            if limit == "two-total" and low + high >= 2:
+                raise _illegal(f"{who} cannot {what}: at most two cards go on one run in one turn "
+                               "(run_build_limit = two-total)", "build-limit")
+        turn = turn.with_build(meld.id, end)
+        counted = not self.opened[p] and rules.initial_counts_builds
+        turn = turn._replace(value=turn.value + (token_value(meld, position, rules)
+                                                 if counted else 0),
+                             loose=turn.loose - (1 if joker and not from_hand else 0),
+                             must_lay=_still_to_lay(turn.must_lay, naturals, int(joker)))
+        opened = self._opens(p, turn)
+        table = [grown if m.id == meld.id else m for m in self.melds]
+        self._check_rest(p, what, naturals, from_hand, table, turn, opened)
+        return grown, naturals, from_hand, turn, opened
+
+    def _check_swap(self, a: Swap) -> Any:
+        p, rules = a.player, self.rules
+        who = self.names[p]
+        what = f"swap {format_tokens(a.cards)} for JK on {self._target_text(a.meld_id, a.on)}"
+        if not self.opened[p]:
+            raise _illegal(f"{who} cannot {what}: releasing a joker comes only after one's own "
+                           f"initial meld of {rules.initial_meld} points (ruling 7)", "not-opened")
+        meld = self._find_meld(a.meld_id, a.on, who, what)
+        self._need_in_hand(p, list(a.cards), 0, what)
+        try:
+            freed = release(meld, a.cards, rules)
+        except IllegalActionError as exc:
+            raise _illegal(f"{who} {exc.message}", exc.code) from exc
+        turn = self.turn._replace(loose=self.turn.loose + 1, laid_any=True,
+                                  must_lay=_still_to_lay(self.turn.must_lay, a.cards, 0))
+        table = [freed if m.id == meld.id else m for m in self.melds]
+        self._check_rest(p, what, list(a.cards), 0, table, turn, True)
+        return freed, list(a.cards), 0, turn, False
+
+    def _check_discard(self, a: Discard) -> Any:
+        p, rules, turn = a.player, self.rules, self.turn
+        who = self.names[p]
+        what = f"discard {format_card(a.card)}"
+        self._need_in_hand(p, [] if a.card == JOKER else [a.card], int(a.card == JOKER), what)
+        if turn.loose:
+            raise _illegal(f"{who} cannot {what}: the released joker must be laid in a meld or a "
+                           "build before the turn ends (ruling 7)", "joker-not-laid")
+        if turn.must_lay is not None:
+            raise _illegal(f"{who} cannot {what}: the discard taken, {format_card(turn.must_lay)}, "
+                           "must be laid in a meld before the turn ends (discard_take = "
+                           "meld-at-once)", "discard-not-laid")
+        calling_up = self.sizes[p] == 1
+        if turn.opening(self.opened[p]) and not (calling_up and rules.kalookie_without_initial):
+            if turn.value >= rules.initial_meld:
+                raise _illegal(f"{who} cannot {what}: builds count toward the initial meld only "
+                               "with a new meld of one's own (initial_counts_builds)",
+                               "initial-needs-meld")
+            why = f"{who} took the discard and" if turn.must_open and not turn.laid_any else \
+                f"{who} has laid {turn.value} points and"
+            raise _illegal(f"{who} cannot {what}: {why} must complete the initial meld of "
+                           f"{rules.initial_meld} points before the turn ends (rulings 5, 8)",
+                           "initial-incomplete")
+        if calling_up and p in self.barred:
+            raise _illegal(f"{who} cannot {what}: {who} did not warn after the last turn and "
+                           "cannot call up on this one (ruling 10)", "not-warned")
+        if calling_up or self.stock:
+            return None
+        return self._restock_plan()
+
+    def _restock_plan(self) -> tuple[int, ...] | None:
+        """After the stock's last card: the new stock (ruling 11), () to shuffle, None for void.
+
+        The pile below this discard becomes the stock: a record's ``restock`` first, the rest in
+        canonical order; without one, the pile is shuffled when the discard is applied.
+        """
+        if self.rules.reshuffle == "never" or self.reshuffles:
+            return None
+        if self.deal.restock is None:
+            return ()
+        left = counts_of(self.discards)
+        for c in self.deal.restock:
+            if left[c] == 0:
+                raise _illegal(f"the record's restock holds {format_card(c)}, which is not in the "
+                               "discard pile", "bad-deal")
+            left[c] -= 1
+        return (*self.deal.restock, *cards_of_counts(left))
+
+    # -- the rest of the turn ---------------------------------------------------------------------
+
+    def _min_left(self, p: int) -> int:
+        """Cards that must stay for the discard: one; two for a player barred from calling up.
+
+        Ruling 10 lets a player who did not warn meld and build but not call up: a lay down to
+        one card would leave a turn that cannot end (its discard would be the call-up), so it is
+        refused, as a release whose joker cannot be laid is (ruling 7).
+        """
+        return 2 if p in self.barred else 1
+
+    def _opens(self, p: int, turn: Turn) -> bool:
+        """Whether the player's initial meld is complete with ``turn`` (ruling 5)."""
+        if self.opened[p]:
+            return True
+        return turn.value >= self.rules.initial_meld and turn.made
+
+    def _feasible(self, goal: Goal, counts: list[int], from_hand: int, table: Sequence[Meld],
+                  turn: Turn, opened: bool) -> bool:
+        jokers = counts[JOKER] - from_hand + turn.loose
+        if can_finish(goal, counts, jokers, slots_for(table, turn, self.rules), self.rules):
+            return True
+        if self.rules.kalookie_without_initial and not opened and goal.need:
+            # A kalookie needs no initial minimum: the rest must meld out, new melds only.
+            out = Goal(must_lay=goal.must_lay, exact_left=1, min_left=goal.min_left,
+                       builds=False)
+            return can_finish(out, counts, jokers, (), self.rules)
+        return False
+
+    def _check_rest(self, p: int, what: str, naturals: list[int], from_hand: int,
+                    table: Sequence[Meld], turn: Turn, opened: bool) -> None:
+        """Refuse a lay after which the turn could not end legally (rulings 5, 7, 9, 10)."""
+        who, rules = self.names[p], self.rules
+        left = self.sizes[p] - len(naturals) - from_hand
+        min_left = self._min_left(p)
+        goal = turn.goal(rules, opened, min_left)
+        if not (goal.need or goal.need_meld or goal.loose or goal.must_lay is not None):
+            if left >= min_left:
+                return
+        else:
+            counts = self.hands[p].copy()
+            for c in naturals:
+                counts[c] -= 1
+            if self._feasible(goal, counts, from_hand, table, turn, opened):
+                return
+            if goal.need:
+                raise _illegal(f"{who} cannot {what}: it brings the initial meld to {turn.value} "
+                               f"of {rules.initial_meld} points, and the rest of the hand cannot "
+                               "make up the difference this turn (ruling 5)",
+                               "initial-out-of-reach")
+            if goal.need_meld:
+                raise _illegal(f"{who} cannot {what}: builds count toward the initial meld only "
+                               "with a new meld of one's own, and none could then be laid "
+                               "(initial_counts_builds)", "initial-needs-meld")
+            if goal.loose:
+                raise _illegal(f"{who} cannot {what}: the released joker could then not be laid "
+                               "in a meld or a build this turn (ruling 7)", "joker-unplayable")
+            if goal.must_lay is not None:
+                raise _illegal(f"{who} cannot {what}: the discard taken could then not be laid "
+                               "this turn (discard_take = meld-at-once)", "discard-unplayable")
+        if min_left == 2 and left <= 1:
+            raise _illegal(f"{who} cannot {what}: {who} did not warn and cannot call up this "
+                           "turn, so two cards must stay in hand (ruling 10)", "not-warned")
+        raise _illegal(f"{who} cannot {what}: a turn ends with a discard, so a card must stay in "
+                       "hand (ruling 9)", "must-keep-discard")
+
+    # -- helpers ----------------------------------------------------------------------------------
+
+    def _need_in_hand(self, p: int, naturals: Sequence[int], jokers: int, what: str) -> None:
+        who = self.names[p]
+        hand = self.hands[p]
+        for c in set(naturals):
+            if c == JOKER:
+                jokers += naturals.count(c)
+                continue
+            have = hand[c]
+            if naturals.count(c) > have:
+                held = "does not hold" if not have else f"holds only {have} of"
+                raise _illegal(f"{who} cannot {what}: {who} {held} {format_card(c)}",
+                               "not-in-hand")
+        if jokers > hand[JOKER]:
+            held = "does not hold a joker" if not hand[JOKER] else \
+                f"holds only {hand[JOKER]} joker{'s' if hand[JOKER] > 1 else ''}"
+            raise _illegal(f"{who} cannot {what}: {who} {held}", "not-in-hand")
+
+    def _target_text(self, meld_id: int | None, on: int | None) -> str:
+        return f"m{meld_id}" if meld_id is not None else format_card(on or 0)
+
+    def _find_meld(self, meld_id: int | None, on: int | None, who: str, what: str) -> Meld:
+        if meld_id is not None:
+            for m in self.melds:
+                if m.id == meld_id:
+                    return m
+            raise _illegal(f"{who} cannot {what}: there is no meld m{meld_id} on the table",
+                           "no-such-meld")
+        holding = [m for m in self.melds if on in m.tokens]
+        if not holding:
+            holding = [m for m in self.melds if any(face_of(t) == on for t in m.tokens)]
+        if len(holding) == 1:
+            return holding[0]
+        if not holding:
+            raise _illegal(f"{who} cannot {what}: no meld on the table holds "
+                           f"{format_card(on or 0)}", "no-such-meld")
+        ids = " and ".join(f"m{m.id}" for m in holding)
+        raise _illegal(f"{who} cannot {what}: {ids} both hold {format_card(on or 0)}; name the "
+                       "meld as m<number>", "ambiguous-meld")
+
+    def _next_seat(self, p: int) -> int:
+        q = (p + 1) % self.n
+        while not self.standing.active[q]:
+            q = (q + 1) % self.n
+        return q
+
+    def hand(self, player: object) -> tuple[int, ...]:
+        """The cards ``player`` holds, in canonical order, jokers last."""
+        return tuple(cards_of_counts(self.hands[self._seat(player)]))
+
+    def _seat(self, player: object) -> int:
+        if type(player) is not int or not 0 <= player < self.n:
+            raise _illegal(f"there is no seat {player!r}", "unknown-player")
+        return player
+
+    # -- doing ------------------------------------------------------------------------------------
+
+    def _begin(self, p: int, turn: Turn) -> None:
+        if self.warner is not None:
+            # The next player acted: a warning not given by now bars the next call-up.
+            self.barred = self.barred | {self.warner}
+            self.warner = None
+        self.swap_window = False
+        self.first = False
+        self.drawn = True
+        self.turn = turn
+
+    def _do(self, a: Action, plan: Any) -> Action:
+        p = a.player
+        if isinstance(a, Draw):
+            card = self.stock.pop()
+            self._give(p, card)
+            self._begin(p, Turn(opened_before=self.opened[p]))
+            return Draw(p, card)
+        if isinstance(a, Take):
+            card = self.discards.pop()
+            self._give(p, card)
+            self._begin(p, plan)
+            return Take(p, card)
+        if isinstance(a, NewMeld | Add | Swap):
+            meld, naturals, from_hand, turn, opened = plan
+            for c in naturals:
+                self.hands[p][c] -= 1
+            self.hands[p][JOKER] -= from_hand
+            self.sizes[p] -= len(naturals) + from_hand
+            if isinstance(a, NewMeld):
+                self.melds += (meld,)
+                self.next_id += 1
+            else:
+                self.melds = tuple(meld if m.id == meld.id else m for m in self.melds)
+            self.turn = turn
+            if opened and not self.opened[p]:
+                self.opened = put(self.opened, p, True)
+            if isinstance(a, Add):
+                return Add(p, a.card, meld_id=meld.id)
+            if isinstance(a, Swap):
+                return Swap(p, a.cards, meld_id=meld.id)
+            return a
+        if isinstance(a, Discard):
+            return self._do_discard(a, plan)
+        if isinstance(a, Warn):
+            self.warner = None
+            return a
+        if isinstance(a, SwapUpcard):
+            upcard = self.discards.pop()
+            self._give(p, upcard)
+            self.hands[p][a.card] -= 1
+            self.sizes[p] -= 1
+            self.discards.append(a.card)
+            self.swap_window = False
+            return a
+        return self._do_decision(a)
+
+    def _give(self, p: int, card: int) -> None:
+        self.hands[p][card] += 1
+        self.sizes[p] += 1
+
+    def _do_discard(self, a: Discard, restock: tuple[int, ...] | None) -> Action:
+        p = a.player
+        self.hands[p][a.card] -= 1
+        self.sizes[p] -= 1
+        self.discards.append(a.card)
+        self.barred = self.barred - {p}
+        if self.sizes[p] == 0:
+            self._end_hand("call-up" if self.turn.opened_before else "kalookie", p)
+            return a
+        if not self.stock:
+            if restock is None:
+                self._void()
+                return a
+            pile = self.discards[:-1]
+            if not restock:
+                shuffle(self.rng, pile)
+                restock = tuple(pile)
+            self.reshuffles += 1
+            self.restocked = restock
+            self.stock = list(reversed(restock))
+            self.discards = [a.card]
+            if not self.stock:
+                self._void()
+                return a
+        if self.rules.warnings == "manual" and self.sizes[p] <= 3:
+            self.warner = p
+        self.current = self._next_seat(p)
+        self.drawn = False
+        self.turn = Turn(opened_before=self.opened[self.current])
+        return a
+
+    def _void(self) -> None:
+        self.result = void(self.standing.seats())
+        self.after = self.standing
+        self.phase = "over"
+        self.warner = None
+
+    def _end_hand(self, end: str, winner: int) -> None:
+        rules, standing = self.rules, self.standing
+        seats = standing.seats()
+        self.result = settle(rules, end, winner, {q: cards_of_counts(self.hands[q])
+                                                  for q in seats})
+        self.warner = None
+        self.totals = [standing.penalty[q] + self.result.penalty.get(q, 0) for q in range(self.n)]
+        if rules.scoring != "pool":
+            scored = list(standing.scored or (0,) * self.n)
+            if rules.scoring == "points":
+                scored[winner] += int(self.result.payments[winner])
+            self.after = standing._replace(penalty=tuple(self.totals), scored=tuple(scored))
+            self.phase = "over"
+            return
+        order = sorted(seats, key=lambda q: (q - winner - 1) % self.n)
+        self.queue = [q for q in order if self.totals[q] > rules.target]
+        under = [self.totals[q] for q in seats if self.totals[q] <= rules.target]
+        self.reset_to = max(under) if len(under) >= 2 else -1  # -1: no buy-in possible
+        self.phase = "decide"
+        self._next_decision()
+
+    def _next_decision(self) -> None:
+        while self.queue:
+            q = self.queue[0]
+            if self.reset_to >= 0 and self._buy_ins_used(q) < self.rules.buy_ins:
+                self.current = q
+                return
+            self.queue.pop(0)
+            self.out.append(q)
+            self.forced.append(q)
+        active = [a and q not in self.out for q, a in enumerate(self.standing.active)]
+        buy_ins = [self._buy_ins_used(q) for q in range(self.n)]
+        self.after = self.standing._replace(penalty=tuple(self.totals), buy_ins=tuple(buy_ins),
+                                            active=tuple(active))
+        self.phase = "over"
+
+    def _buy_ins_used(self, q: int) -> int:
+        return self.standing.buy_ins[q] + self.bought.count(q)
+
+    def _do_decision(self, a: Action) -> Action:
+        if isinstance(a, Retire) and a.player in self.forced:
+            self.forced.remove(a.player)
+            return a
+        q = self.queue.pop(0)
+        if isinstance(a, BuyIn):
+            self.totals[q] = self.reset_to
+            self.bought.append(q)
+        else:
+            self.out.append(q)
+        self._next_decision()
+        return a
+
+    # -- views and text ---------------------------------------------------------------------------
+
+    def view(self, player: object) -> View:
+        """What ``player`` may know now: their own hand, the table, counts, the public history.
+
+        Other hands are shown only at a call-up's showdown, where they are counted.
+        """
+        player = self._seat(player)
+        shown = self.result is not None and self.result.winner is not None
+        return View(
+            player=player, names=self.names, rules=self.rules, dealer=self.dealer,
+            phase=self.phase, current=self.current, drawn=self.drawn,
+            hand=self.hand(player), hand_sizes=tuple(self.sizes), standing=self.standing,
+            opened=self.opened, melds=self.melds, discards=tuple(self.discards),
+            stock_size=len(self.stock), history=Prefix(self._public),
+            legal=tuple(self._legal_cached(player)),
+            can_pass=player in self.actors() and player != self.current,
+            turn=self.turn, first=self.first, swap_window=self.swap_window, warner=self.warner,
+            barred=tuple(sorted(self.barred)), reshuffles=self.reshuffles, next_id=self.next_id,
+            result=self.result,
+            hands=tuple(self.hand(q) for q in range(self.n)) if shown else None,
+            totals=tuple(self.totals), queue=tuple(self.queue), out=tuple(self.out),
+            bought=tuple(self.bought), reset_to=self.reset_to, after=self.after,
+        )
+
+    def returns(self) -> list[Fraction]:
+        """Each seat's net stakes for this hand (zeros until it has ended)."""
+        if self.result is None:
+            return [Fraction(0)] * self.n
+        return [self.result.payments.get(q, Fraction(0)) for q in range(self.n)]
+
+    def turns_begun(self) -> int:
+        """The turns begun so far in this hand: its draws and takes."""
+        return sum(1 for a in self.history if isinstance(a, Draw | Take))
+
+    def outcome(self) -> Outcome:
+        """How the hand ended, for statistics: the end (``call-up``, ``kalookie``, ``void``), the
+        winner, the dealer, the turns begun (draws and takes) and, in the pool game, who
+        ``bought in`` after it and who went ``out`` of the game (retired or forced out)."""
+        if not self.is_over or self.result is None:
+            raise _illegal("the hand has no outcome yet: it has not ended", "deal-not-over")
+        r = self.result
+        turns = self.turns_begun()
+        tags = {"bought in": tuple(self.bought), "out": tuple(self.out)} \
+            if self.rules.scoring == "pool" else {}
+        return Outcome(r.end, () if r.winner is None else (r.winner,), self.dealer, turns, tags)
+
+    def format(self, action: Action) -> str:
+        """The notation of ``action`` with this hand's player names."""
+        return format_action(action, self.names)
+
+    def parse(self, text: str) -> Action:
+        """An action from notation with this hand's player names."""
+        return parse_action(text, self.names)
+
+    def __repr__(self) -> str:
+        return (f"<Kalookie DealState {self.phase} players={','.join(self.names)} "
+                f"current={self.names[self.current]} actions={len(self.history)}>")
+

@@ -35,8 +35,8 @@ from typing import Any
 from hoola.core.errors import HoolaError
 from hoola.core.game import GameState
 
-__all__ = ["Claim", "FlowError", "Moment", "Settled", "close", "decide", "open_moment",
-           "settle", "window_shown"]
+__all__ = ["Claim", "FlowError", "Moment", "Settled", "close", "decide", "deciders",
+           "open_moment", "settle", "window_shown"]
 
 
 class FlowError(HoolaError):

@@ -37,6 +37,7 @@ class Waiting(Protocol):
     def window_deadline(self) -> float | None: ...
     @property
     def turn_deadline(self) -> float | None: ...
+    def asked(self, seat: int) -> bool: ...
 
 
 class Played(Protocol):
@@ -157,8 +158,7 @@ def seat_message(room: Played, seat: int) -> dict[str, Any]:
         message.update(view=None, table=None, asked=False, can_pass=False)
         return message
     message["view"], _table, message["table"], can_pass = _seat_view(room, seat)
-    asked = moment is not None and seat in moment.actors and seat not in moment.decided and \
-        not (moment.closed and seat in moment.passers)
+    asked = moment is not None and moment.asked(seat)
     message["asked"] = asked
     message["can_pass"] = bool(asked and can_pass)
     return message

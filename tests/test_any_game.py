@@ -21,8 +21,8 @@ from hoola.cli import cli
 from hoola.core.errors import RecordError
 from hoola.core.records import read_text, verify_path
 from hoola.core.registry import get_game
-from hoola.plain import run_plain_game
-from hoola.saves import GamePlan, SavedGame
+from hoola.terminal.plain import run_plain_game
+from hoola.terminal.saves import GamePlan, SavedGame
 
 ROOT = Path(__file__).resolve().parent.parent
 KALOOKIE = get_game("kalookie")

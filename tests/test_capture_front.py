@@ -17,7 +17,7 @@ from hoola.core.errors import RulesError
 from hoola.core.records import verify_path
 from hoola.core.registry import game_and_preset, get_game, resolve
 from hoola.core.table import Moment, Score, Table, Zone
-from hoola.tabletext import seat_scores
+from hoola.terminal.tabletext import seat_scores
 
 ROOT = Path(__file__).resolve().parent.parent
 CAPTURE = get_game("capture")

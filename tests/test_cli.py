@@ -276,7 +276,7 @@ def test_hoola_rules_starts_with_how_to_play_for_every_game() -> None:
 
 
 def test_hoola_play_is_a_match_of_ten_deals_by_default(tmp_path: Path) -> None:
-    from hoola.saves import MatchPlan
+    from hoola.terminal.saves import MatchPlan
 
     save = tmp_path / "game.toml"
     result = CliRunner().invoke(cli, ["play", "--plain", "--seed", "2", "--players", "3",

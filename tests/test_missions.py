@@ -333,7 +333,7 @@ def test_without_missions_the_table_has_no_mission() -> None:
 
 
 def test_the_plain_table_text_prints_the_mission() -> None:
-    from hoola.tabletext import table_lines
+    from hoola.terminal.tabletext import table_lines
 
     s = DealState.new(MISSIONS, 3, seed=4)
     assert s.mission is not None
@@ -441,7 +441,7 @@ def test_the_plain_game_shows_the_mission_from_the_deals_start(tmp_path: Path) -
     outcome in the settlement."""
     import io
 
-    from hoola.terminal import run_terminal_game
+    from hoola.terminal.hoola_plain import run_terminal_game
 
     out = io.StringIO()
     answers = iter(["1"] * 400)

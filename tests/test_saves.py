@@ -13,7 +13,7 @@ from hoola.cli import cli
 from hoola.core.errors import RecordError
 from hoola.games.hoola.records import verify_path
 from hoola.games.hoola.rules import Rules
-from hoola.saves import (
+from hoola.terminal.saves import (
     MatchPlan,
     SavedMatch,
     default_save_path,
@@ -42,9 +42,9 @@ def test_a_failed_save_keeps_the_previous_one_whole(tmp_path: Path, step: str,
             out.write = boom  # the disk fills up halfway through the record
             return out
 
-        monkeypatch.setattr("hoola.saves.os.fdopen", broken_fdopen)
+        monkeypatch.setattr("hoola.terminal.saves.os.fdopen", broken_fdopen)
     else:
-        monkeypatch.setattr(f"hoola.saves.os.{step}", boom)
+        monkeypatch.setattr(f"hoola.terminal.saves.os.{step}", boom)
     with pytest.raises(OSError, match="No space left"):
         write_atomically(path, "after\n")
     monkeypatch.undo()
@@ -78,7 +78,7 @@ def test_a_save_keeps_the_files_mode(tmp_path: Path) -> None:
 def test_games_started_at_the_same_moment_get_their_own_files(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     suffixes = iter(["beef", "beef", "cafe"])
-    monkeypatch.setattr("hoola.saves.secrets.token_hex", lambda _n: next(suffixes))
+    monkeypatch.setattr("hoola.terminal.saves.secrets.token_hex", lambda _n: next(suffixes))
     first, second = default_save_path(tmp_path), default_save_path(tmp_path)
     assert first != second and first.exists() and second.exists()
     assert first.name.startswith("hoola-") and second.name.endswith("-cafe.toml")

@@ -24,7 +24,7 @@ from hoola.games.hoola.rules import Rules
 from hoola.games.hoola.state import DealState
 from hoola.games.hoola.views import View
 from hoola.play import LiveWindow, describe_race, play_deal
-from hoola.terminal import Quit, TerminalPlayer, run_terminal_game
+from hoola.terminal.hoola_plain import Quit, TerminalPlayer, run_terminal_game
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -214,8 +214,8 @@ def plain_transcript(game: str, preset: str, players: int, width: int, moves: in
                      tmp_path: Path) -> list[str]:
     """The plain game of ``preset`` against experts, the first move chosen ``moves`` times."""
     from hoola.core.registry import get_game
-    from hoola.plain import run_plain_game
-    from hoola.saves import SavedGame
+    from hoola.terminal.plain import run_plain_game
+    from hoola.terminal.saves import SavedGame
 
     saved = SavedGame.new(get_game(game), preset=preset, players=players, bots=("expert",),
                           seed=3, path=tmp_path / f"{preset}.toml")
@@ -245,7 +245,7 @@ def test_the_plain_games_say_who_took_what_and_fit_the_width(
 
 
 def test_a_long_plain_line_breaks_between_words(tmp_path: Path) -> None:
-    from hoola.plain import PlainPerson
+    from hoola.terminal.plain import PlainPerson
 
     out = io.StringIO()
     person = PlainPerson(out=out, width=40)
@@ -270,7 +270,7 @@ def test_hoola_plain_game_fits_a_narrow_terminal(tmp_path: Path) -> None:
 
 
 def test_output_to_a_file_is_not_wrapped_and_a_terminal_is(monkeypatch: pytest.MonkeyPatch) -> None:
-    from hoola.plain import terminal_width
+    from hoola.terminal.plain import terminal_width
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
@@ -280,7 +280,7 @@ def test_output_to_a_file_is_not_wrapped_and_a_terminal_is(monkeypatch: pytest.M
     assert terminal_width(io.StringIO()) is None  # a pipe or a file: lines as they are
     assert terminal_width(Terminal()) == 72
     out = Terminal()
-    from hoola.plain import PlainPerson
+    from hoola.terminal.plain import PlainPerson
 
     PlainPerson(out=out).say("word " * 30)
     assert all(len(line) <= 72 for line in out.getvalue().splitlines())

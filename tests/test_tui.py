@@ -34,19 +34,21 @@ from hoola.games.hoola.records import load, verify_path
 from hoola.games.hoola.rules import Rules
 from hoola.games.hoola.state import DealState
 from hoola.games.hoola.views import View
-from hoola.tui import HoolaApp, Session, run_tui
-from hoola.tui.cardface import card_label, sort_hand
-from hoola.tui.hints import Adviser, hint_words, with_symbols
-from hoola.tui.moves import candidates, describe, log_line, next_step, why_not
-from hoola.tui.screens import (
-    ChoiceScreen,
-    HelpScreen,
-    LeaveScreen,
-    LogScreen,
-    SettlementScreen,
+from hoola.terminal import HoolaApp, Session, run_tui
+from hoola.terminal.cardface import card_label, sort_hand
+from hoola.terminal.hoola_hints import Adviser, hint_words, with_symbols
+from hoola.terminal.hoola_moves import candidates, describe, log_line, next_step, why_not
+from hoola.terminal.hoola_screens import ChoiceScreen, HelpScreen, SettlementScreen
+from hoola.terminal.hoola_session import MatchPlan, PersonSeat
+from hoola.terminal.hoola_widgets import (
+    HandPanel,
+    KeyBar,
+    PilePanel,
+    SeatsPanel,
+    pick_keys,
+    short_name,
 )
-from hoola.tui.session import MatchPlan, PersonSeat
-from hoola.tui.widgets import HandPanel, KeyBar, PilePanel, SeatsPanel, pick_keys, short_name
+from hoola.terminal.table_screens import LeaveScreen, LogScreen
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = ["You", "Greedy1", "Greedy2"]
@@ -818,7 +820,7 @@ def test_a_save_that_fails_keeps_the_last_one_and_says_so(tmp_path: Path,
         app = HoolaApp(session, claim_seconds=0)
         async with app.run_test(size=(80, 24)) as pilot:
             await my_move(pilot, app)
-            monkeypatch.setattr("hoola.saves.os.fsync", full)
+            monkeypatch.setattr("hoola.terminal.saves.os.fsync", full)
             await pilot.press("d")
             await until(pilot, lambda: "No space left on device" in screen_text(app),
                         "the news that saving fails")

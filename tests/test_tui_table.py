@@ -24,14 +24,13 @@ import hoola.core.registry as registry
 from fake_game import SNAP
 from hoola.core.records import read_text, verify_path
 from hoola.core.registry import get_game
-from hoola.plain import move_label
-from hoola.saves import SavedGame
-from hoola.tui.screens import LeaveScreen
-from hoola.tui.table_app import TableApp, uses
-from hoola.tui.table_hints import hint_parts
-from hoola.tui.table_screens import HandOverScreen
-from hoola.tui.table_session import TableSession
-from hoola.tui.table_widgets import CARD_KEYS, HandView, pick_keys, words
+from hoola.terminal.plain import move_label
+from hoola.terminal.saves import SavedGame
+from hoola.terminal.table_app import TableApp, uses
+from hoola.terminal.table_hints import hint_parts
+from hoola.terminal.table_screens import HandOverScreen, LeaveScreen
+from hoola.terminal.table_session import TableSession
+from hoola.terminal.table_widgets import CARD_KEYS, HandView, pick_keys, words
 
 KALOOKIE = get_game("kalookie")
 

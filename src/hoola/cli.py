@@ -144,8 +144,8 @@ def play(game_name: str | None, players: int | None, preset: str | None, options
     """
     from hoola.core.errors import HoolaError
     from hoola.core.registry import game_and_preset
-    from hoola.saves import game_of_save
-    from hoola.tui.front import PlayRequest, play
+    from hoola.terminal.front import PlayRequest, play
+    from hoola.terminal.saves import game_of_save
 
     if resume is not None and save is not None:
         raise click.UsageError("--save and --resume do not go together: a resumed game is saved "

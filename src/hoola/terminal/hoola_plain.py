@@ -24,9 +24,9 @@ from hoola.games.hoola.text import (
     stakes,
 )
 from hoola.games.hoola.views import View
-from hoola.plain import move_number, no_such_move, print_wrapped
 from hoola.play import LiveWindow, Player, describe_race, play_deal
-from hoola.saves import SavedMatch, default_save_path, forget_if_empty
+from hoola.terminal.plain import move_number, no_such_move, print_wrapped
+from hoola.terminal.saves import SavedMatch, default_save_path, forget_if_empty
 
 __all__ = ["Quit", "TerminalPlayer", "default_save_path", "run_terminal_game"]
 
@@ -65,7 +65,7 @@ class TerminalPlayer:
         return action, self.clock() - start
 
     def say(self, text: str = "", *, wrap: bool = True) -> None:
-        """Print ``text`` to the player (:func:`hoola.plain.print_wrapped`)."""
+        """Print ``text`` to the player (:func:`hoola.terminal.plain.print_wrapped`)."""
         print_wrapped(text, self.out, self.width, wrap=wrap)
 
     def sorted_hand(self, hand: Sequence[int]) -> list[int]:

@@ -22,8 +22,8 @@ from textual.widgets import Static
 from hoola.core.cards import JOKER, parse_card
 from hoola.core.errors import NotationError
 from hoola.core.table import Table, Zone
-from hoola.tabletext import hand_of, middle_text, plural, seat_scores, zones_of
-from hoola.tui.cardface import PAPER, card_face, card_label, card_style
+from hoola.terminal.cardface import PAPER, card_face, card_label, card_style
+from hoola.terminal.tabletext import hand_of, middle_text, plural, seat_scores, zones_of
 
 __all__ = ["CARD_KEYS", "HandView", "SeatsView", "card_of", "chip", "chips", "pick_keys",
            "words"]

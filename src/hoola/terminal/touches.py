@@ -4,8 +4,8 @@ front ends knows any game.
 A game with no entry plays with :data:`NO_TOUCH`: the generic screen and plain game draw it from
 its table as data alone. Kalookie's touch groups the hand into runs and sets and says how far the
 initial meld has come. Hoola's is a whole front end of its own (the full-screen game of
-:mod:`hoola.tui.app` and the plain game of :mod:`hoola.terminal`, chosen by
-:data:`hoola.tui.front.OWN`). No Textual import here.
+:mod:`hoola.terminal.hoola_app` and the plain game of :mod:`hoola.terminal.hoola_plain`, chosen by
+:data:`hoola.terminal.front.OWN`). No Textual import here.
 
 >>> kalookie_groups(["9h", "Ks", "7h", "8h", "JK", "Kd", "Kc", "2s"])
 [['7h', '8h', '9h'], ['Ks', 'Kd', 'Kc'], ['2s'], ['JK']]
@@ -21,7 +21,7 @@ from typing import Any
 
 from hoola.core.cards import JOKER, parse_card
 from hoola.core.errors import NotationError
-from hoola.tabletext import sorted_cards
+from hoola.terminal.tabletext import sorted_cards
 
 __all__ = ["NO_TOUCH", "TOUCHES", "Touch", "kalookie_groups", "kalookie_note", "touch_of"]
 
@@ -32,7 +32,7 @@ class Touch:
 
     ``groups`` orders the person's hand into groups (drawn apart); ``note`` is a short line
     about the hand from the person's view. (A game with front ends of its own altogether is
-    in :data:`hoola.tui.front.OWN`.)
+    in :data:`hoola.terminal.front.OWN`.)
     """
 
     groups: Callable[[Sequence[str]], list[list[str]]] | None = None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.table import Table
 from rich.text import Text
@@ -13,15 +13,16 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import OptionList, RichLog, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from hoola.games.hoola.actions import Action
 from hoola.games.hoola.text import describe_end, describe_settlement, knocker_of, stakes
 from hoola.games.hoola.views import View
-from hoola.tui.cardface import chips
+from hoola.terminal.cardface import chips
+from hoola.terminal.table_screens import SCROLL_KEYS
 
-__all__ = ["ChoiceScreen", "HelpScreen", "LeaveScreen", "LogScreen", "SettlementScreen"]
+__all__ = ["ChoiceScreen", "HelpScreen", "SettlementScreen"]
 
 
 class ChoiceScreen(ModalScreen[Action | None]):
@@ -163,9 +164,6 @@ at the end. Losers pay by rank, doubled per 7 in hand and for no meld.
 """ + "Under cards: [green]▀[/green] melds in hand  [#5fafff]▀[/] adds to the table  " \
     "[yellow]▀[/yellow] takes the discard\n" + " " * 50 + "Any key closes this help."
 
-SCROLL_KEYS = frozenset({"up", "down", "pageup", "pagedown", "home", "end"})
-
-
 class HelpScreen(ModalScreen[None]):
     """The rules in brief and every key."""
 
@@ -179,92 +177,3 @@ class HelpScreen(ModalScreen[None]):
         if event.key not in SCROLL_KEYS:
             event.stop()
             self.dismiss(None)
-
-
-class LogScreen(ModalScreen[None]):
-    """The whole log of the deal, to scroll through."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,l,q", "close", "close")]
-
-    def __init__(self, lines: Sequence[Text]) -> None:
-        super().__init__()
-        self.lines = list(lines)
-
-    def compose(self) -> ComposeResult:
-        """The log, newest at the bottom."""
-        with Vertical(id="log-screen"):
-            yield Static(Text("The deal so far (Esc closes)", style="bold"))
-            log = RichLog(wrap=True, min_width=20)
-            for line in self.lines:
-                log.write(line)
-            yield log
-
-    def action_close(self) -> None:
-        """Back to the table."""
-        self.dismiss(None)
-
-
-class LeaveScreen(ModalScreen[bool]):
-    """Make sure before leaving."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("y,enter,q", "answer(True)", "leave"),
-                Binding("n,escape", "answer(False)", "stay")]
-
-    def __init__(self, path: str) -> None:
-        super().__init__()
-        self.path = path
-
-    def compose(self) -> ComposeResult:
-        """The question."""
-        with Vertical(id="leave"):
-            yield Static(Text.assemble(("Leave the game?", "bold"),
-                                       f"\nIt is saved; go on later with:\n"
-                                       f"  hoola play --resume {self.path}",
-                                       "\n\ny: leave    n: stay"))
-
-    def action_answer(self, leave: bool) -> None:
-        """Leave or stay."""
-        self.dismiss(leave)
-
-
-class Leaving:
-    """Leaving a terminal game, for the apps that mix it in: ``q`` asks first, Ctrl+C leaves at
-    once; either way the session and the person's seat stop and the app exits with the path
-    of the save (the game is saved after every move).
-
-    The app provides ``session`` and ``person`` (each with ``stop()``), ``save_path`` and the
-    Textual ``App`` methods used here.
-    """
-
-    session: Any
-    person: Any
-    screen_stack: Any
-    push_screen: Any
-    exit: Any
-
-    @property
-    def save_path(self) -> str:
-        """Where the game is saved."""
-        raise NotImplementedError
-
-    def _on_table(self) -> bool:
-        """Whether the table is in front (no list, help, log or settlement over it)."""
-        return len(self.screen_stack) == 1
-
-    async def action_quit(self) -> None:
-        """Ask, then leave (the game is saved after every move)."""
-        def answered(leave: bool | None) -> None:
-            if leave:
-                self._leave()
-        if self._on_table():
-            self.push_screen(LeaveScreen(self.save_path), answered)
-
-    def action_leave_now(self) -> None:
-        """Ctrl+C leaves at once (the game is saved)."""
-        self._leave()
-
-    def _leave(self) -> None:
-        self.session.stop()
-        self.person.stop()
-        self.exit(self.save_path)
-

@@ -40,7 +40,7 @@ from hoola.games.hoola.actions import (
 from hoola.games.hoola.melds import Meld, find_adds, find_melds
 from hoola.games.hoola.scoring import blast_kind, blast_points, hand_points
 from hoola.games.hoola.views import View
-from hoola.tui.cardface import card_chip, card_label, chips, meld_chips
+from hoola.terminal.cardface import card_chip, card_label, chips, meld_chips
 
 __all__ = [
     "VERBS",

@@ -21,7 +21,7 @@ from hoola.games.hoola.match import Match
 from hoola.games.hoola.state import DealState
 from hoola.games.hoola.views import View
 from hoola.play import ClaimRace, LiveWindow, Player, play_deal
-from hoola.saves import MatchPlan, SavedMatch
+from hoola.terminal.saves import MatchPlan, SavedMatch
 
 __all__ = ["REACTION", "MatchPlan", "PacedBot", "PersonSeat", "Session", "Stop"]
 

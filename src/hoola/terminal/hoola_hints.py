@@ -30,8 +30,8 @@ from hoola.games.hoola.actions import (
 from hoola.games.hoola.greedy import GreedyBot
 from hoola.games.hoola.views import View
 from hoola.play import Player
-from hoola.tui.cardface import card_label
-from hoola.tui.moves import describe
+from hoola.terminal.cardface import card_label
+from hoola.terminal.hoola_moves import describe
 
 __all__ = ["Adviser", "hint_words", "with_symbols"]
 

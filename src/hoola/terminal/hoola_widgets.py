@@ -21,8 +21,15 @@ from hoola.games.hoola.actions import Action, Add, Discard, Draw, Knock, NewMeld
 from hoola.games.hoola.melds import Meld
 from hoola.games.hoola.text import stakes
 from hoola.games.hoola.views import View
-from hoola.tui.cardface import card_face, empty_face, face_size, meld_chips, sort_hand, stock_face
-from hoola.tui.moves import HandStatus, hand_status
+from hoola.terminal.cardface import (
+    card_face,
+    empty_face,
+    face_size,
+    meld_chips,
+    sort_hand,
+    stock_face,
+)
+from hoola.terminal.hoola_moves import HandStatus, hand_status
 
 __all__ = ["HandPanel", "KeyBar", "PilePanel", "ScoreBar", "SeatsPanel", "pick_keys", "short_name"]
 

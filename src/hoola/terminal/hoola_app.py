@@ -2,7 +2,8 @@
 countdown, hints, the log, the settlement and the running score.
 
 The deal is played by :func:`hoola.play.play_deal` in a worker thread (see
-:mod:`hoola.tui.session`); this app shows the person's views and answers the person's questions.
+:mod:`hoola.terminal.hoola_session`); this app shows the person's views and answers the
+person's questions.
 """
 
 from __future__ import annotations
@@ -27,18 +28,13 @@ from textual.widgets import RichLog, Static
 from hoola.games.hoola.actions import Action, Add, Discard, NewMeld, Take
 from hoola.games.hoola.views import View
 from hoola.play import ClaimRace, describe_race
-from hoola.tui.cardface import card_chip, card_label
-from hoola.tui.hints import Adviser, hint_words
-from hoola.tui.moves import candidates, describe, log_line, next_step, why_not
-from hoola.tui.screens import (
-    ChoiceScreen,
-    HelpScreen,
-    Leaving,
-    LogScreen,
-    SettlementScreen,
-)
-from hoola.tui.session import PersonSeat, Session
-from hoola.tui.widgets import HandPanel, KeyBar, PilePanel, ScoreBar, SeatsPanel
+from hoola.terminal.cardface import card_chip, card_label
+from hoola.terminal.hoola_hints import Adviser, hint_words
+from hoola.terminal.hoola_moves import candidates, describe, log_line, next_step, why_not
+from hoola.terminal.hoola_screens import ChoiceScreen, HelpScreen, SettlementScreen
+from hoola.terminal.hoola_session import PersonSeat, Session
+from hoola.terminal.hoola_widgets import HandPanel, KeyBar, PilePanel, ScoreBar, SeatsPanel
+from hoola.terminal.table_screens import Leaving, LogScreen
 
 __all__ = ["HoolaApp"]
 

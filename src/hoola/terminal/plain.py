@@ -1,8 +1,9 @@
 """The line-by-line game for any registered game: the table printed from ``view.table()``, the
 legal moves numbered, a move typed by its number or in the game's notation.
 
-Hoola keeps its own plain game (:mod:`hoola.terminal`); every other game plays here with no code
-of its own. The game is saved after every move (:class:`~hoola.saves.SavedGame`).
+Hoola keeps its own plain game (:mod:`hoola.terminal.hoola_plain`); every other game plays here
+with no code of its own.
+The game is saved after every move (:class:`~hoola.terminal.saves.SavedGame`).
 """
 
 from __future__ import annotations
@@ -19,8 +20,15 @@ from hoola.core.errors import HoolaError
 from hoola.core.game import GameState, Player
 from hoola.core.table import Table
 from hoola.live import make_bot, play_hand
-from hoola.saves import SavedGame
-from hoola.tabletext import hand_of, plural, score_lines, sorted_cards, table_lines, wrap_line
+from hoola.terminal.saves import SavedGame
+from hoola.terminal.tabletext import (
+    hand_of,
+    plural,
+    score_lines,
+    sorted_cards,
+    table_lines,
+    wrap_line,
+)
 
 __all__ = ["HELP", "Notation", "PlainPerson", "Quit", "choose", "last_move", "move_number",
            "no_such_move", "print_wrapped", "run_plain_game", "taken", "terminal_width"]

@@ -2,7 +2,7 @@
 game plays in (full screen, or line by line when asked or when there is no terminal).
 
 The command line reads the options into a :class:`PlayRequest`; the game's touch
-(:mod:`hoola.tui.touches`) says which way it plays. Refusals are click errors of one line; no
+(:mod:`hoola.terminal.touches`) says which way it plays. Refusals are click errors of one line; no
 Textual import here, so the plain games work without it.
 """
 
@@ -96,7 +96,7 @@ def play_hoola(r: PlayRequest) -> None:
     """Hoola in its own front ends: the bots' kinds and levels, claims against the clock."""
     from hoola.bots import check_bot_kind
     from hoola.games.hoola.rules import Rules
-    from hoola.terminal import run_terminal_game
+    from hoola.terminal.hoola_plain import run_terminal_game
 
     kinds = list(r.bots or ("greedy",))
     try:
@@ -113,7 +113,7 @@ def play_hoola(r: PlayRequest) -> None:
     deals = r.deals or HOOLA_DEALS
     try:
         if _full_screen(r.plain):
-            from hoola.tui import run_tui
+            from hoola.terminal import run_tui
 
             session = run_tui(rules, players=r.players, bots=kinds, seed=r.seed, deals=deals,
                               name=r.name, save=r.save, resume=r.resume,
@@ -133,8 +133,8 @@ def play_hoola(r: PlayRequest) -> None:
 def play_any(r: PlayRequest) -> None:
     """Any game in the generic front ends, drawn from its table as data."""
     from hoola.live import check_bot_kind
-    from hoola.plain import run_plain_game
-    from hoola.saves import SavedGame, default_save_path, forget_if_empty
+    from hoola.terminal.plain import run_plain_game
+    from hoola.terminal.saves import SavedGame, default_save_path, forget_if_empty
 
     game = r.game
     kinds = list(r.bots or ("expert",))
@@ -166,7 +166,7 @@ def play_any(r: PlayRequest) -> None:
                 if r.save is None:
                     forget_if_empty(path)
         if _full_screen(r.plain):
-            from hoola.tui.table_app import run_table_app
+            from hoola.terminal.table_app import run_table_app
 
             run_table_app(saved, claim_seconds=r.claim_seconds, bot_delay=r.bot_delay)
             click.echo(f"Game saved to {saved.path} (check it with: hoola verify {saved.path})")
@@ -189,7 +189,7 @@ def _default_bot(game: Game) -> str:
 
 OWN: dict[str, Callable[[PlayRequest], None]] = {"hoola": play_hoola}
 """The games played in front ends of their own (Hoola's full screen and plain game), by name: a
-touch of the front end, as :mod:`hoola.tui.touches` holds the smaller ones."""
+touch of the front end, as :mod:`hoola.terminal.touches` holds the smaller ones."""
 
 
 def play(r: PlayRequest) -> None:

@@ -2,8 +2,9 @@
 middle of the table, your hand (pick cards with keys or clicks), your legal moves as a list that
 narrows to the moves using the picked cards, the log, and the score between hands.
 
-A game's touches (:mod:`hoola.tui.touches`) may group the hand and add a note beside it; nothing
-else here knows any game. The deal runs in a worker thread (:mod:`hoola.tui.table_session`).
+A game's touches (:mod:`hoola.terminal.touches`) may group the hand and add a note beside it;
+nothing else here knows any game.
+The deal runs in a worker thread (:mod:`hoola.terminal.table_session`).
 """
 
 from __future__ import annotations
@@ -27,14 +28,12 @@ from textual.widgets import OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from hoola.core.table import Table
-from hoola.plain import move_label
-from hoola.saves import SavedGame
-from hoola.tabletext import hand_of, sorted_cards
-from hoola.tui.screens import Leaving, LogScreen
-from hoola.tui.table_hints import Advice, TableAdviser, hint_parts
-from hoola.tui.table_screens import HandOverScreen, TableHelpScreen
-from hoola.tui.table_session import Question, ScreenSeat, TableSession
-from hoola.tui.table_widgets import (
+from hoola.terminal.plain import move_label
+from hoola.terminal.saves import SavedGame
+from hoola.terminal.table_hints import Advice, TableAdviser, hint_parts
+from hoola.terminal.table_screens import HandOverScreen, Leaving, LogScreen, TableHelpScreen
+from hoola.terminal.table_session import Question, ScreenSeat, TableSession
+from hoola.terminal.table_widgets import (
     CARD_KEYS,
     HandView,
     SeatsView,
@@ -43,7 +42,8 @@ from hoola.tui.table_widgets import (
     pick_keys,
     words,
 )
-from hoola.tui.touches import touch_of
+from hoola.terminal.tabletext import hand_of, sorted_cards
+from hoola.terminal.touches import touch_of
 
 __all__ = ["TableApp", "run_table_app", "uses"]
 

@@ -1,9 +1,12 @@
-"""The full-screen terminal games (Textual): ``hoola play``.
+"""The terminal front end: ``hoola play``, full screen (Textual) or plain.
 
-Hoola has its own (:class:`HoolaApp`, :func:`run_tui`); every other registered game is drawn by
-the generic app (:mod:`hoola.tui.table_app`) from its table as data, with the small touches of
-:mod:`hoola.tui.touches`. Needs the ``cli`` extra (Textual), which is imported only when a screen
-opens: the plain game and :mod:`hoola.tui.touches` work without it.
+Every game is drawn from its table as data: the full screen by :mod:`hoola.terminal.table_app`,
+the plain game by :mod:`hoola.terminal.plain`, each with the small touches of
+:mod:`hoola.terminal.touches`; :mod:`hoola.terminal.saves` keeps the game after every move and
+:mod:`hoola.terminal.tabletext` words the table. What is Hoola's alone is in the ``hoola_*``
+modules (:class:`HoolaApp`, :func:`run_tui`, the plain :mod:`hoola.terminal.hoola_plain`).
+Textual (the ``cli`` extra) is imported only when a screen opens: the plain game and the touches
+work without it.
 """
 
 from __future__ import annotations
@@ -12,11 +15,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from hoola.tui.session import REACTION, Session
+from hoola.terminal.hoola_session import REACTION, Session
 
 if TYPE_CHECKING:
     from hoola.games.hoola.rules import Rules
-    from hoola.tui.app import HoolaApp
+    from hoola.terminal.hoola_app import HoolaApp
 
 __all__ = ["HoolaApp", "Session", "run_tui"]
 
@@ -24,10 +27,10 @@ __all__ = ["HoolaApp", "Session", "run_tui"]
 def __getattr__(name: str) -> Any:
     """``HoolaApp``, imported when first asked for (it needs Textual)."""
     if name == "HoolaApp":
-        from hoola.tui.app import HoolaApp
+        from hoola.terminal.hoola_app import HoolaApp
 
         return HoolaApp
-    raise AttributeError(f"module 'hoola.tui' has no attribute {name!r}")
+    raise AttributeError(f"module 'hoola.terminal' has no attribute {name!r}")
 
 
 def run_tui(rules: Rules | None = None, *, players: int = 4, bots: Sequence[str] = ("greedy",),
@@ -42,8 +45,8 @@ def run_tui(rules: Rules | None = None, *, players: int = 4, bots: Sequence[str]
     when the game cannot be saved, before the screen opens.
     """
     from hoola.games.hoola.rules import Rules
-    from hoola.saves import default_save_path, forget_if_empty
-    from hoola.tui.app import HoolaApp
+    from hoola.terminal.hoola_app import HoolaApp
+    from hoola.terminal.saves import default_save_path, forget_if_empty
 
     options = {"bot_delay": bot_delay, "reaction": bot_reaction}
     if resume is not None:

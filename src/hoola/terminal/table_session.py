@@ -15,8 +15,8 @@ from typing import Any
 
 from hoola.core.game import GameState, Player
 from hoola.live import make_bot, play_hand
-from hoola.plain import Notation, last_move
-from hoola.saves import SavedGame
+from hoola.terminal.plain import Notation, last_move
+from hoola.terminal.saves import SavedGame
 
 __all__ = ["PacedBot", "Question", "ScreenSeat", "Stop", "TableSession"]
 

@@ -61,11 +61,10 @@ def wanted() -> bool:
 
 
 def compiled_paths() -> list[str]:
-    """The modules mypyc compiles: the core, the game engines but :data:`EXCLUDED`, and Hoola's
-    driver (``hoola.play``, which simulations and the benchmarks play deals with)."""
+    """The modules mypyc compiles: the core (with the driver that simulations and the benchmarks
+    play deals with) and the game engines, but :data:`EXCLUDED`."""
     package = HERE / "src" / "hoola"
-    found = sorted([package / "play.py",
-                    *(p for root in ("core", "games") for p in (package / root).rglob("*.py"))])
+    found = sorted(p for root in ("core", "games") for p in (package / root).rglob("*.py"))
     missing = set(EXCLUDED) - {p.relative_to(package).as_posix() for p in found}
     if missing:  # a renamed module would otherwise be compiled without anyone deciding it
         sys.exit("error: setup.py excludes modules that do not exist: "

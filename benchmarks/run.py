@@ -475,7 +475,6 @@ class HoolaApi:
     DealState: Any
     RandomBot: Any
     play_deal: Any
-    core_play_deal: Any
     get_game: Any
     version: str
 
@@ -487,15 +486,13 @@ def import_hoola() -> HoolaApi:
     package = importlib.import_module("hoola")
     hoola = importlib.import_module("hoola.games.hoola")
     bots = importlib.import_module("hoola.bots")
-    play = importlib.import_module("hoola.play")
     driver = importlib.import_module("hoola.core.driver")
     registry = importlib.import_module("hoola.core.registry")
     return HoolaApi(
         Rules=hoola.Rules,
         DealState=hoola.DealState,
         RandomBot=bots.RandomBot,
-        play_deal=play.play_deal,
-        core_play_deal=driver.play_deal,
+        play_deal=driver.play_deal,
         get_game=registry.get_game,
         version=str(getattr(package, "__version__", "?")),
     )
@@ -560,13 +557,13 @@ def kalookie_deal(api: HoolaApi, players: int, preset: str = "british") -> Calla
 
 
 def hoola_game(api: HoolaApi, players: int) -> tuple[Play, Audit]:
-    """Random pagat deals through Hoola's own ``play_deal`` (its claim windows)."""
+    """Random pagat deals through the driver's ``play_deal`` (claim windows included)."""
     return driven(hoola_deal(api, players), api.play_deal, api.RandomBot, players)
 
 
 def kalookie_game(api: HoolaApi, players: int) -> tuple[Play, Audit]:
-    """Random Kalookie hands through the generic ``play_deal``, as Hoola's are played."""
-    return driven(kalookie_deal(api, players), api.core_play_deal, api.RandomBot, players)
+    """Random Kalookie hands through the driver's ``play_deal``, as Hoola's are played."""
+    return driven(kalookie_deal(api, players), api.play_deal, api.RandomBot, players)
 
 
 # --------------------------------------------------------------------------------------------

@@ -98,7 +98,7 @@ def test_forced_decisions_tallied_as_the_state_says(engine: str, players: int) -
     run = _module("run")
     api = run.import_hoola()
     deal = run.hoola_deal(api, players) if engine == "hoola" else run.kalookie_deal(api, players)
-    driver = api.play_deal if engine == "hoola" else api.core_play_deal
+    driver = api.play_deal
     states: list[Any] = []
     seen: list[bool] = []
 

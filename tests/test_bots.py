@@ -11,12 +11,12 @@ from click.testing import CliRunner
 from hoola.bots import BOTS, LEVELS, IsmctsBot, bot_for_level, bot_kinds, make_bot
 from hoola.cli import cli
 from hoola.core.cards import parse_cards
+from hoola.core.driver import play_deal
 from hoola.games.hoola import DealState, Rules
 from hoola.games.hoola.actions import Blast, Discard, NewMeld, Take
 from hoola.games.hoola.deal import Deal
 from hoola.games.hoola.determinize import determinize
 from hoola.games.hoola.expert import ExpertBot, undercut_risk
-from hoola.play import play_deal
 
 PAGAT = Rules.preset("pagat")
 FAST = {"ismcts": {"playouts": 6, "seconds": 5.0}}
@@ -33,7 +33,7 @@ def test_every_bot_plays_whole_deals_legally(name: str, preset: str) -> None:
     for seed in range(2):
         state = DealState.new(rules, 4, seed=seed)
         players = [make_bot(name, seed + s, **FAST.get(name, {})) for s in range(4)]
-        play_deal(state, players, random.Random(seed))
+        play_deal(state, players, rng=random.Random(seed))
         assert state.result is not None
         assert sum(state.result.payments.values()) == 0
 

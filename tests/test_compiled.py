@@ -36,9 +36,9 @@ def excluded() -> set[str]:
 
 
 def engine_modules() -> dict[str, str]:
-    """Every module setup.py may compile (hoola.core, hoola.games, packages as themselves, and
-    hoola.play) -> the file that imports it."""
-    found = {"hoola.play": importlib.import_module("hoola.play").__file__ or ""}
+    """Every module setup.py may compile (hoola.core, hoola.games, packages as themselves) ->
+    the file that imports it."""
+    found: dict[str, str] = {}
     for package in ("hoola.core", "hoola.games"):
         found[package] = importlib.import_module(package).__file__ or ""
         path = importlib.import_module(package).__path__

@@ -18,13 +18,12 @@ import pytest
 
 from hoola.bots import make_bot
 from hoola.bots.external import MAX_LINE, ExternalBot, ExternalBotError, hello_message, stop_all
-from hoola.core.driver import play_deal as drive
+from hoola.core.driver import play_deal
 from hoola.core.records import verify_path
 from hoola.core.registry import get_game
 from hoola.games.hoola import DealState, Rules
 from hoola.games.hoola.expert import ExpertBot
 from hoola.games.hoola.greedy import GreedyBot
-from hoola.play import play_deal
 
 ROOT = Path(__file__).resolve().parent.parent
 RANDOM_BOT = [sys.executable, str(ROOT / "examples" / "random_bot.py")]
@@ -38,7 +37,8 @@ def test_a_deal_plays_through_the_protocol_with_a_real_subprocess() -> None:
         for seed in range(3):
             state = DealState.new(PAGAT, 4, seed=seed)
             bot.begin_deal(state.view(1))
-            play_deal(state, [GreedyBot(), bot, ExpertBot(), GreedyBot()], random.Random(seed))
+            play_deal(state, [GreedyBot(), bot, ExpertBot(), GreedyBot()],
+                      rng=random.Random(seed))
             bot.end_deal(state.view(1))
             assert state.result is not None
             assert sum(state.result.payments.values()) == 0
@@ -366,7 +366,7 @@ def test_the_example_plays_kalookie_and_the_hello_names_the_game_and_its_rules(
             state = KALOOKIE.new_deal(rules, ["A", "B", "C"], seed=seed)
             others = [make_bot("random", seed, game=KALOOKIE) for _ in range(2)]
             bot.begin_deal(state.view(1))
-            drive(state, [others[0], bot, others[1]], rng=random.Random(seed))
+            play_deal(state, [others[0], bot, others[1]], rng=random.Random(seed))
             bot.end_deal(state.view(1))
             assert state.is_over and sum(state.returns()) == 0
             assert any(a.player == 1 for a in state.history)

@@ -8,20 +8,20 @@ from fractions import Fraction
 import pytest
 
 from hoola.bots import RandomBot
+from hoola.core.driver import play_deal
 from hoola.core.game import GameState
 from hoola.games.hoola import DealState, HoolaError, Match, Rules
 from hoola.games.hoola.determinize import determinize, unseen_cards
 from hoola.games.hoola.greedy import GreedyBot
 from hoola.games.hoola.match import next_dealer, next_stake
 from hoola.games.hoola.records import dumps, loads, record_of, resume_match, verify
-from hoola.play import play_deal
 
 
 def play_match(rules: Rules, deals: int, seed: int) -> Match:
     match = Match(rules, ["A", "B", "C"], seed=seed)
     for _ in range(deals):
         state = match.new_deal()
-        play_deal(state, [GreedyBot(1), RandomBot(2), GreedyBot(3)], random.Random(seed))
+        play_deal(state, [GreedyBot(1), RandomBot(2), GreedyBot(3)], rng=random.Random(seed))
         match.finish_deal()
     return match
 
@@ -61,7 +61,7 @@ def test_match_counts_each_deal_once_and_refuses_bad_arguments() -> None:
         match.finish_deal()  # used to raise IndexError
     assert info.value.code == "no-deal"
     state = match.new_deal()
-    play_deal(state, [RandomBot(1)] * 2, random.Random(1))
+    play_deal(state, [RandomBot(1)] * 2, rng=random.Random(1))
     match.finish_deal()
     totals = dict(match.totals)
     with pytest.raises(HoolaError) as info:
@@ -86,7 +86,7 @@ def test_resume_match_continues_an_unfinished_deal() -> None:
     assert resumed.totals == match.totals
     last = resumed.deals[-1]
     assert last.hand(0) == unfinished.hand(0) and last.history == unfinished.history
-    play_deal(last, [RandomBot(1)] * 3, random.Random(1))
+    play_deal(last, [RandomBot(1)] * 3, rng=random.Random(1))
     resumed.finish_deal()
     assert sum(resumed.totals.values()) == 0
 
@@ -131,5 +131,5 @@ def test_determinized_deals_agree_with_the_view_and_play_on() -> None:
         guess = determinize(view, random.Random(seed))
         assert guess.view(p) == view
         assert guess.legal_actions(p) == state.legal_actions(p)
-        play_deal(guess, [RandomBot(1)] * 5, random.Random(2))
+        play_deal(guess, [RandomBot(1)] * 5, rng=random.Random(2))
         assert guess.result is not None and sum(guess.returns()) == 0

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from hoola.cli import cli
 from hoola.core.cards import parse_card, parse_cards
+from hoola.core.driver import play_deal
 from hoola.core.errors import HoolaError, IllegalActionError, RecordError, RulesError
 from hoola.games.hoola import (
     Add,
@@ -46,7 +47,6 @@ from hoola.games.hoola.missions import (
 from hoola.games.hoola.records import dumps, loads, record_of, verify
 from hoola.games.hoola.scoring import SeatShowdown, settle
 from hoola.games.hoola.text import describe_settlement
-from hoola.play import play_deal
 
 MISSIONS = Rules.preset("online-missions")
 PAGAT_MISSIONS = Rules.preset("pagat", missions=True)

@@ -12,6 +12,7 @@ import pytest
 
 from hoola.bots import RandomBot
 from hoola.core.cards import format_cards
+from hoola.core.driver import play_deal
 from hoola.core.errors import HoolaError, RecordError
 from hoola.games.hoola.greedy import GreedyBot
 from hoola.games.hoola.match import Match
@@ -30,7 +31,6 @@ from hoola.games.hoola.records import (
 )
 from hoola.games.hoola.rules import Rules
 from hoola.games.hoola.state import DealState
-from hoola.play import play_deal
 
 HEAD = f'format = "{FORMAT}"\nrules = "pagat"\nplayers = ["A", "B", "C", "D"]\n'
 
@@ -445,7 +445,7 @@ def test_record_of_played_deal_verifies_and_round_trips(preset: str, players: in
     rules = Rules.preset(preset, dropout_compensation=Fraction(1, 3))
     state = DealState.new(rules, players, seed=seed)
     bots = [RandomBot(seed=seed + i) if i % 2 else GreedyBot(seed=i) for i in range(players)]
-    play_deal(state, bots, random.Random(seed))
+    play_deal(state, bots, rng=random.Random(seed))
     record = record_of([state])
     assert record.options == {"dropout_compensation": Fraction(1, 3)}
     text = dumps(record)
@@ -462,7 +462,7 @@ def test_record_of_a_match_with_totals() -> None:
     match = Match(Rules.preset("pagat"), ["Ann", "Bo", "Cy"], seed=3)
     for _ in range(3):
         state = match.new_deal()
-        play_deal(state, [GreedyBot(seed=i) for i in range(3)], random.Random(1))
+        play_deal(state, [GreedyBot(seed=i) for i in range(3)], rng=random.Random(1))
         match.finish_deal()
     assert sum(match.totals.values()) == 0
     record = record_of(match.deals, totals=match.totals)
@@ -493,7 +493,7 @@ def test_record_of_with_a_knock_limit_table_verifies_before_and_after_writing() 
     # Rules.overrides() gives the table as (count, limit) pairs; the option check takes both forms.
     rules = Rules.preset("pagat", knock_limit={2: 5, 4: 15})
     state = DealState.new(rules, 3, seed=2)
-    play_deal(state, [GreedyBot(seed=i) for i in range(3)], random.Random(2))
+    play_deal(state, [GreedyBot(seed=i) for i in range(3)], rng=random.Random(2))
     record = record_of([state])
     assert record.options == {"knock_limit": ((2, 5), (4, 15))}
     assert verify(record).ok

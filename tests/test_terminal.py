@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from hoola.core.cards import parse_card, parse_cards
+from hoola.core.driver import LiveClock, play_deal
 from hoola.games.hoola.actions import Action, Take, parse_action
 from hoola.games.hoola.deal import Deal
 from hoola.games.hoola.greedy import GreedyBot
@@ -23,8 +24,8 @@ from hoola.games.hoola.records import load, loads, verify_path
 from hoola.games.hoola.rules import Rules
 from hoola.games.hoola.state import DealState
 from hoola.games.hoola.views import View
-from hoola.play import LiveWindow, describe_race, play_deal
 from hoola.terminal.hoola_plain import Quit, TerminalPlayer, run_terminal_game
+from hoola.terminal.races import hoola_race
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -159,13 +160,13 @@ def test_the_person_at_the_terminal_races_by_the_clock(typing: float, taker: int
     out = io.StringIO()
     person = TerminalPlayer(read, out, clock=lambda: now[0])
     heard: list[str] = []
-    window = LiveWindow(2, person, reaction=(1.0, 1.0), rng=random.Random(0),
-                        on_race=lambda race: heard.append(describe_race(race, state.names, 2)),
-                        clock=lambda: now[0])
+    clock = LiveClock(2, person, reaction=(1.0, 1.0), rng=random.Random(0),
+                      on_race=lambda race: heard.append(hoola_race(race, state.names, 2)),
+                      clock=lambda: now[0])
     seen: list[Action] = []
     with pytest.raises(Quit):  # the person leaves (q) at their next turn
         play_deal(state, [Discarder(), GreedyBot(seed=1), person, Claimer()],
-                  on_action=lambda _s, a: seen.append(a), window=window)
+                  on_action=lambda _s, a: seen.append(a), clock=clock)
     take = seen[2]
     assert isinstance(take, Take) and take.player == taker
     assert heard == [told]

@@ -16,8 +16,8 @@ pytest.importorskip("httpx")
 
 from fastapi.testclient import TestClient
 
+from hoola.bots import seat_bot
 from hoola.core.registry import get_game
-from hoola.live import make_bot
 from hoola.server.app import create_app
 from hoola.server.replay import Replay, settlement_lines
 from hoola.server.store import SeatRow, Store, digest
@@ -40,7 +40,7 @@ def _store_game(store: Store, game_name: str, preset: str, deals: int, extra: in
     if status != "waiting":
         store.start_table(tid, config)
     match = game.new_match(rules, names, seed=seed)
-    bots = [make_bot(game, "expert", q)[0] for q in range(2)]
+    bots = [seat_bot(game, "expert", q)[0] for q in range(2)]
     for d in range(deals + (1 if extra else 0)):
         state = match.new_deal()
         played = 0

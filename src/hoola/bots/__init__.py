@@ -23,8 +23,8 @@ from hoola.bots.random import RandomBot
 from hoola.core.game import Game, Player
 from hoola.core.registry import get_game
 
-__all__ = ["BOTS", "LEVELS", "IsmctsBot", "RandomBot", "bot_for_level", "bot_kinds",
-           "check_bot_kind", "kinds_of", "make_bot"]
+__all__ = ["BOTS", "LEVELS", "SEAT_KINDS", "IsmctsBot", "RandomBot", "bot_for_level",
+           "bot_kinds", "check_bot_kind", "check_seat_kind", "kinds_of", "make_bot", "seat_bot"]
 
 
 def kinds_of(game: Game | str | None = None) -> dict[str, Callable[..., Player]]:
@@ -82,3 +82,27 @@ def bot_for_level(level: str, seed: int | None = None) -> Player:
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; levels are {', '.join(LEVELS)}")
     return make_bot(level, seed)
+
+
+SEAT_KINDS = ("random", "expert", "ismcts", *LEVELS)
+"""The bots a seat of any game may name: uniformly random moves, the game's own rule-based bot,
+the search through it, and the strength levels."""
+
+
+def check_seat_kind(kind: str) -> None:
+    """Raise ``ValueError`` naming the kinds when ``kind`` is not one of :data:`SEAT_KINDS`."""
+    if kind not in SEAT_KINDS:
+        raise ValueError(f"unknown bot {kind!r}; the bots are {', '.join(SEAT_KINDS)}")
+
+
+def seat_bot(game: Game, kind: str, seed: int | None = None) -> tuple[Player, str | None]:
+    """The bot ``kind`` (one of :data:`SEAT_KINDS`) for a seat at ``game``, and a sentence when
+    another had to play in its place: a game with no expert yet is played by ``random``.
+
+    >>> seat_bot(get_game("kalookie"), "expert", 1)[1] is None
+    True
+    """
+    check_seat_kind(kind)
+    if kind in kinds_of(game) or kind in LEVELS:
+        return make_bot(kind, seed, game=game), None
+    return RandomBot(seed), f"{game.title} has no expert bot yet: random bots play in its place."

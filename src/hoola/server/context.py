@@ -53,10 +53,10 @@ class Server:
         """A built-in bot kind or level, or an external bot this server was started with."""
         if kind in self.externals:
             return
-        from hoola.live import check_bot_kind
+        from hoola.bots import check_seat_kind
 
         try:
-            check_bot_kind(kind)
+            check_seat_kind(kind)
         except ValueError as exc:
             extra = f"; external bots: {', '.join(self.externals)}" if self.externals else ""
             raise RoomError(f"{exc}{extra}", "unknown-bot") from exc

@@ -517,7 +517,7 @@ def _stop(player: Player | None) -> None:
 
 
 def _bot(game: Game, kind: str, seed: int | None) -> Player:
-    from hoola.live import make_bot
+    from hoola.bots import seat_bot
 
-    return make_bot(game, kind, seed)[0]
+    return seat_bot(game, kind, seed)[0]
 

@@ -132,7 +132,7 @@ def play_hoola(r: PlayRequest) -> None:
 
 def play_any(r: PlayRequest) -> None:
     """Any game in the generic front ends, drawn from its table as data."""
-    from hoola.live import check_bot_kind
+    from hoola.bots import check_seat_kind
     from hoola.terminal.plain import run_plain_game
     from hoola.terminal.saves import SavedGame, default_save_path, forget_if_empty
 
@@ -140,7 +140,7 @@ def play_any(r: PlayRequest) -> None:
     kinds = list(r.bots or ("expert",))
     try:
         for kind in kinds:
-            check_bot_kind(kind)
+            check_seat_kind(kind)
     except ValueError as exc:
         raise click.BadParameter(f"{exc} (for {game.name}; the other kinds and levels are "
                                  "Hoola's)", param_hint="--bots") from exc

@@ -1,7 +1,7 @@
 """The full-screen Hoola game: the table, the person's keys, bots in a worker, claims with a
 countdown, hints, the log, the settlement and the running score.
 
-The deal is played by :func:`hoola.play.play_deal` in a worker thread (see
+The deal is played by :func:`hoola.core.driver.play_deal` in a worker thread (see
 :mod:`hoola.terminal.hoola_session`); this app shows the person's views and answers the
 person's questions.
 """
@@ -25,15 +25,16 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import RichLog, Static
 
+from hoola.core.driver import Race
 from hoola.games.hoola.actions import Action, Add, Discard, NewMeld, Take
 from hoola.games.hoola.views import View
-from hoola.play import ClaimRace, describe_race
 from hoola.terminal.cardface import card_chip, card_label
 from hoola.terminal.hoola_hints import Adviser, hint_words
 from hoola.terminal.hoola_moves import candidates, describe, log_line, next_step, why_not
 from hoola.terminal.hoola_screens import ChoiceScreen, HelpScreen, SettlementScreen
 from hoola.terminal.hoola_session import PersonSeat, Session
 from hoola.terminal.hoola_widgets import HandPanel, KeyBar, PilePanel, ScoreBar, SeatsPanel
+from hoola.terminal.races import hoola_race
 from hoola.terminal.table_screens import Leaving, LogScreen
 
 __all__ = ["HoolaApp"]
@@ -283,8 +284,8 @@ class HoolaApp(Leaving, App[str]):
         if self.view is not None:
             self._show(self.view)
 
-    def _race(self, race: ClaimRace) -> None:
-        text = describe_race(race, self.session.names, self.session.person, card_label)
+    def _race(self, race: Race) -> None:
+        text = hoola_race(race, self.session.names, self.session.person, card_label)
         self._news(Text(text, style="bold #ffaf5f"))
 
     def _save_problem(self, problem: str) -> None:

@@ -16,6 +16,7 @@ from rich.text import Text
 
 from hoola.bots import BOTS
 from hoola.core.cards import format_card
+from hoola.core.game import Player
 from hoola.games.hoola.actions import (
     Action,
     Add,
@@ -29,7 +30,6 @@ from hoola.games.hoola.actions import (
 )
 from hoola.games.hoola.greedy import GreedyBot
 from hoola.games.hoola.views import View
-from hoola.play import Player
 from hoola.terminal.cardface import card_label
 from hoola.terminal.hoola_moves import describe
 

@@ -11,7 +11,9 @@ from typing import TextIO
 
 from hoola.bots import make_bot
 from hoola.core.cards import JOKER, format_card, format_cards
+from hoola.core.driver import LiveClock, play_deal
 from hoola.core.errors import HoolaError
+from hoola.core.game import Player
 from hoola.games.hoola.actions import Action, Draw, parse_action
 from hoola.games.hoola.rules import Rules
 from hoola.games.hoola.scoring import hand_points
@@ -24,8 +26,8 @@ from hoola.games.hoola.text import (
     stakes,
 )
 from hoola.games.hoola.views import View
-from hoola.play import LiveWindow, Player, describe_race, play_deal
 from hoola.terminal.plain import move_number, no_such_move, print_wrapped
+from hoola.terminal.races import hoola_race
 from hoola.terminal.saves import SavedMatch, default_save_path, forget_if_empty
 
 __all__ = ["Quit", "TerminalPlayer", "default_save_path", "run_terminal_game"]
@@ -247,9 +249,9 @@ def run_terminal_game(rules: Rules, *, players: int = 4, bots: Sequence[str] = (
     names, me = game.names, game.person
     seats: list[Player] = [person if q == me else make_bot(kind, game.seed + q)
                            for q, kind in enumerate(game.kinds)]
-    window = LiveWindow(me, person, reaction=bot_reaction,
-                        rng=random.Random(f"reaction {game.seed}"),
-                        on_race=lambda race: person.say(describe_race(race, names, me)))
+    clock = LiveClock(me, person, reaction=bot_reaction,
+                      rng=random.Random(f"reaction {game.seed}"),
+                      on_race=lambda race: person.say(hoola_race(race, names, me)))
     person.say(f"Hoola, {game.rules.preset_name} rules, {len(names)} players: "
                f"{', '.join(names)}. Seed {game.seed}. Type h for help.")
 
@@ -276,7 +278,7 @@ def run_terminal_game(rules: Rules, *, players: int = 4, bots: Sequence[str] = (
                        f"{agree(names[state.dealer], 'deal')}{stake} ===")
             if state.history:
                 person.say(f"(resumed after {len(state.history)} moves)")
-            play_deal(state, seats, on_action=announce, window=window)
+            play_deal(state, seats, on_action=announce, clock=clock)
             assert state.result is not None
             person.say("")
             for line in describe_settlement(state.result, names,

@@ -8,6 +8,7 @@ The game is saved after every move (:class:`~hoola.terminal.saves.SavedGame`).
 
 from __future__ import annotations
 
+import random
 import shutil
 import sys
 from collections import Counter
@@ -16,10 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from hoola.bots import seat_bot
+from hoola.core.driver import LiveClock, play_deal
 from hoola.core.errors import HoolaError
 from hoola.core.game import GameState, Player
 from hoola.core.table import Table
-from hoola.live import make_bot, play_hand
 from hoola.terminal.saves import SavedGame
 from hoola.terminal.tabletext import (
     hand_of,
@@ -29,6 +31,7 @@ from hoola.terminal.tabletext import (
     table_lines,
     wrap_line,
 )
+from hoola.terminal.touches import touch_of
 
 __all__ = ["HELP", "Notation", "PlainPerson", "Quit", "choose", "last_move", "move_number",
            "no_such_move", "print_wrapped", "run_plain_game", "taken", "terminal_width"]
@@ -257,11 +260,14 @@ def run_plain_game(saved: SavedGame, *, read: Callable[[str], str] | None = None
     person = PlainPerson(read, out, names[me], width)
     seats: list[Player] = []
     told = list(notes)
+    words = touch_of(saved.game.name).race
+    clock = LiveClock(me, person, rng=random.Random(f"reaction {saved.seed}"),
+                      on_race=lambda race: person.say(words(race, names, me)))
     for q, kind in enumerate(saved.kinds):
         if q == me:
             seats.append(person)
             continue
-        bot, note = make_bot(saved.game, kind, saved.seed + q)
+        bot, note = seat_bot(saved.game, kind, saved.seed + q)
         seats.append(bot)
         if note is not None and note not in told:
             told.append(note)
@@ -303,7 +309,7 @@ def run_plain_game(saved: SavedGame, *, read: Callable[[str], str] | None = None
                 person.say(f"(resumed after {len(state.history)} moves)")
             person.notation = Notation.of(state)
             seen[0] = state.view(me).table()
-            play_hand(state, seats, on_action=announce)
+            play_deal(state, seats, on_action=announce, clock=clock)
             person.say("")
             person.say("--- The hand is over ---")
             for line in table_lines(state.view(me).table(), me, person.by_rank):

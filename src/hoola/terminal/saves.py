@@ -344,12 +344,12 @@ class GamePlan:
     def from_text(cls, text: str, players: Sequence[str]) -> GamePlan:
         """The plan a record's ``# hoola play:`` line names; without one, its first player
         against random bots until the game's end. A wrong line raises a RecordError."""
-        from hoola.live import BOT_KINDS
+        from hoola.bots import SEAT_KINDS
 
         fields = plan_fields("\n".join(x for x in text.splitlines() if x.startswith("#")))
         if fields is None:
             return cls(players[0], ("random",) * (len(players) - 1), None)
-        you, bots = seats_of(fields, players, BOT_KINDS)
+        you, bots = seats_of(fields, players, SEAT_KINDS)
         deals = fields["deals"]
         if deals == "end":
             return cls(you, bots, None)

@@ -27,12 +27,13 @@ from textual.message import Message
 from textual.widgets import OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
+from hoola.core.driver import Race
 from hoola.core.table import Table
 from hoola.terminal.plain import move_label
 from hoola.terminal.saves import SavedGame
 from hoola.terminal.table_hints import Advice, TableAdviser, hint_parts
 from hoola.terminal.table_screens import HandOverScreen, Leaving, LogScreen, TableHelpScreen
-from hoola.terminal.table_session import Question, ScreenSeat, TableSession
+from hoola.terminal.table_session import PersonSeat, Question, TableSession
 from hoola.terminal.table_widgets import (
     CARD_KEYS,
     HandView,
@@ -122,7 +123,8 @@ class TableApp(Leaving, App[str]):
         self.title = self.saved.game.title
         self.claim_seconds = claim_seconds
         self.clock = clock
-        self.person = ScreenSeat(self._ask_from_worker)
+        self.person = PersonSeat(self._ask_from_worker, self._withdraw_from_worker,
+                                 pose=self._pose)
         self.view: Any = None
         self.table: Table | None = None
         self.board: Table | None = None
@@ -218,7 +220,8 @@ class TableApp(Leaving, App[str]):
         me = self.saved.person
         state = self.session.play(self.person, partial(self._later, self._started),
                                   partial(self._later, self._acted),
-                                  partial(self._later, self._news))
+                                  partial(self._later, self._news),
+                                  partial(self._later, self._race))
         if state is not None:
             self._later(self._hand_over, state.view(me), self.saved.match.scoreboard())
 
@@ -230,8 +233,30 @@ class TableApp(Leaving, App[str]):
         """Do on the screen's thread what the worker asked for."""
         message.call()
 
+    def _pose(self, view: Any) -> Question:
+        notation = self.session.notation
+        assert notation is not None, "the session names the deal's notation first"
+        return Question(view, notation)
+
     def _ask_from_worker(self, question: Question) -> None:
         self._later(self._ask, question)
+
+    def _withdraw_from_worker(self, question: Question) -> None:
+        self._later(self._withdraw, question)
+
+    def _withdraw(self, question: Question) -> None:
+        """The window was settled before the person answered (someone was quicker)."""
+        if self.question is question:
+            self.question = None
+            self.deadline = None
+            self.picked = set()
+            self.advice = None
+            if self.view is not None:
+                self._show(self.view)
+            self._fill_moves()
+
+    def _race(self, race: Race) -> None:
+        self._news(self.touch.race(race, self.saved.names, self.saved.person))
 
     def _started(self, view: Any) -> None:
         for log in self.query(RichLog):
@@ -288,7 +313,7 @@ class TableApp(Leaving, App[str]):
         self.advice = None
         if action is None:
             self._say(Text("You let it pass", style="dim"))
-        self.person.give(question, action)
+        self.person.give(action, question)
         if self.view is not None:
             self._show(self.view)
         self._fill_moves()

@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from hoola.core.cards import JOKER, parse_card
+from hoola.core.driver import Race
 from hoola.core.errors import NotationError
+from hoola.terminal.races import describe_race, hoola_race
 from hoola.terminal.tabletext import sorted_cards
 
 __all__ = ["NO_TOUCH", "TOUCHES", "Touch", "kalookie_groups", "kalookie_note", "touch_of"]
@@ -31,12 +33,14 @@ class Touch:
     """One game's touches: each None means the generic way.
 
     ``groups`` orders the person's hand into groups (drawn apart); ``note`` is a short line
-    about the hand from the person's view. (A game with front ends of its own altogether is
-    in :data:`hoola.terminal.front.OWN`.)
+    about the hand from the person's view; ``race`` words how a contested window ended
+    (:func:`hoola.terminal.races.describe_race` by default). (A game with front ends of its own
+    altogether is in :data:`hoola.terminal.front.OWN`.)
     """
 
     groups: Callable[[Sequence[str]], list[list[str]]] | None = None
     note: Callable[[Any], str] | None = None
+    race: Callable[[Race, Sequence[str], int], str] = describe_race
 
 
 def kalookie_groups(cards: Sequence[str]) -> list[list[str]]:
@@ -115,6 +119,7 @@ def kalookie_note(view: Any) -> str:
 NO_TOUCH = Touch()
 TOUCHES: dict[str, Touch] = {
     "kalookie": Touch(groups=kalookie_groups, note=kalookie_note),
+    "hoola": Touch(race=hoola_race),
 }
 
 

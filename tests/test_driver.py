@@ -1,30 +1,30 @@
-"""Unit tests for hoola.play: driving deals with bots, and settling contested claims."""
+"""The one driver (hoola.core.driver): deals played with bots, windows settled in the order
+their decisions arrived, and a person racing bots in real time."""
 
 from __future__ import annotations
 
+import math
 import random
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
 from hoola.bots import BOTS, RandomBot, make_bot
 from hoola.core.cards import parse_card, parse_cards
+from hoola.core.driver import Arrival, LiveClock, Race, next_action, play_deal
 from hoola.core.errors import IllegalActionError
+from hoola.core.flow import Moment, Settled
+from hoola.core.game import GameState, Player
+from hoola.core.registry import get_game
 from hoola.games.hoola.actions import Action, Draw, Take, format_action, parse_action
 from hoola.games.hoola.deal import Deal
 from hoola.games.hoola.greedy import GreedyBot
 from hoola.games.hoola.rules import Rules
 from hoola.games.hoola.state import DealState
 from hoola.games.hoola.views import View
-from hoola.play import (
-    ClaimRace,
-    Decision,
-    LiveWindow,
-    describe_race,
-    play_deal,
-    resolve_claims,
-    settle_window,
-)
+from hoola.terminal.races import describe_race, hoola_race
 
 PRESETS = ["pagat", "classic", "rummy-rulebook", "online", "two-player", "hertzog", "glenn",
            "old", "court-ten", "winjoy"]
@@ -39,7 +39,7 @@ def test_bots_finish_deals_and_payments_sum_to_zero(preset: str, players: int) -
         bots = [RandomBot(seed=i) if (i + seed) % 2 else GreedyBot(seed=i)
                 for i in range(players)]
         seen: list[Action] = []
-        play_deal(state, bots, random.Random(seed),
+        play_deal(state, bots, rng=random.Random(seed),
                   on_action=lambda _s, a, seen=seen: seen.append(a))
         assert state.is_over
         r = state.result
@@ -58,7 +58,7 @@ def test_bots_finish_deals_and_payments_sum_to_zero(preset: str, players: int) -
 def test_greedy_bots_are_deterministic() -> None:
     def run() -> list[Action]:
         state = DealState.new(Rules.preset("pagat"), 4, seed=9)
-        play_deal(state, [GreedyBot(seed=i) for i in range(4)], random.Random(9))
+        play_deal(state, [GreedyBot(seed=i) for i in range(4)], rng=random.Random(9))
         return state.history
 
     assert run() == run()
@@ -126,30 +126,18 @@ def claims_of(state: DealState) -> list[Take]:
     return [a for a in claims if isinstance(a, Take)]
 
 
-def test_resolve_claims_battle_next_priority() -> None:
-    state = claim_state("battle-next-priority")
-    state.apply(parse_action("A draw", state.names))
-    state.apply(parse_action("A discard 9d", state.names))
-    claims = claims_of(state)
-    for seed in range(5):
-        assert resolve_claims(state, claims, random.Random(seed)).player == 2
-    b_take = Take(1, parse_card("9d"), tuple(parse_cards("9s 9h")))
-    assert resolve_claims(state, [*claims, b_take], random.Random(0)).player == 1
+def test_battle_next_priority_gives_the_discard_to_the_nearest_claimant() -> None:
+    state = window_state("battle-next-priority")
+    d_take, c_take = claims_of(state)
+    assert state.resolve([d_take, c_take]) == c_take
+    assert state.resolve([c_take, d_take]) == c_take
 
 
-def test_resolve_claims_battle_is_random_among_claimants() -> None:
-    state = claim_state("battle")
-    state.apply(parse_action("A draw", state.names))
-    state.apply(parse_action("A discard 9d", state.names))
-    claims = claims_of(state)
-    winners = {resolve_claims(state, claims, random.Random(seed)).player for seed in range(40)}
-    assert winners == {2, 3}
-    assert resolve_claims(state, claims[:1], random.Random(0)) == claims[0]
-
-
-def test_resolve_claims_needs_claims() -> None:
-    with pytest.raises(ValueError):
-        resolve_claims(claim_state("battle"), [], random.Random(0))
+def test_battle_gives_the_discard_to_the_first_claim_to_arrive() -> None:
+    state = window_state("battle")
+    d_take, c_take = claims_of(state)
+    assert state.resolve([d_take, B_DRAWS, c_take]) == d_take
+    assert state.resolve([c_take, d_take]) == c_take
 
 
 class Scripted:
@@ -186,7 +174,7 @@ def scripted_players() -> list[Scripted]:
 def test_play_deal_settles_contested_claims(claims: str, taker: int | None) -> None:
     state = claim_state(claims)
     players = scripted_players()
-    play_deal(state, players, random.Random(0))
+    play_deal(state, players, rng=random.Random(0))
     third = state.history[2]
     if taker is None:
         # only B, the next player, may act: B draws, and C and D were not asked in the window
@@ -206,7 +194,7 @@ def test_play_deal_battle_claims_go_to_either_claimant() -> None:
     takers = set()
     for seed in range(12):
         state = claim_state("battle")
-        play_deal(state, scripted_players(), random.Random(seed))
+        play_deal(state, scripted_players(), rng=random.Random(seed))
         third = state.history[2]
         assert isinstance(third, Take)
         takers.add(third.player)
@@ -214,7 +202,7 @@ def test_play_deal_battle_claims_go_to_either_claimant() -> None:
     assert takers == {2, 3}
 
 
-# -- the claim window in time: first claim, turn order, the next player's own move ---------------
+# -- the window in time: first claim, turn order, the next player's own move ---------------------
 
 def window_state(claims: str) -> DealState:
     """A discards 9d; C (9s 9h) and D (8d Td) may take it, B is next."""
@@ -229,40 +217,71 @@ D_TAKES = Take(3, parse_card("9d"), tuple(parse_cards("8d Td")))
 B_DRAWS = Draw(1)
 
 
+class Fixed:
+    """A clock whose window brings the given decisions at the given moments."""
+
+    def __init__(self, *arrivals: Arrival) -> None:
+        self.arrivals = list(arrivals)
+        self.asked: list[int] = []
+
+    def ask(self, state: GameState, moment: Moment, views: Mapping[int, Any],
+            players: Sequence[Player]) -> list[Arrival]:
+        self.asked = list(views)
+        return self.arrivals
+
+    def heard(self, state: GameState, moment: Moment, settled: Settled,
+              arrivals: Sequence[Arrival]) -> None:
+        pass
+
+
+def settled(state: DealState, *arrivals: Arrival) -> Any:
+    return next_action(state, [GreedyBot()] * state.n, Fixed(*arrivals))
+
+
 def test_battle_the_first_claim_in_time_wins() -> None:
     state = window_state("battle")
-    for seed in range(10):
-        decisions = [Decision(1, B_DRAWS, None), Decision(2, C_TAKES, 1.4),
-                     Decision(3, D_TAKES, 0.9)]
-        action, in_time = settle_window(state, decisions, random.Random(seed))
-        assert action == D_TAKES
-        assert [d.seat for d in in_time] == [3, 2]
+    assert settled(state, Arrival(1, B_DRAWS, math.inf), Arrival(2, C_TAKES, 1.4),
+                   Arrival(3, D_TAKES, 0.9)) == D_TAKES
 
 
 def test_battle_next_priority_turn_order_beats_time() -> None:
     state = window_state("battle-next-priority")
-    decisions = [Decision(1, B_DRAWS, None), Decision(2, C_TAKES, 1.4), Decision(3, D_TAKES, 0.2)]
-    assert settle_window(state, decisions, random.Random(0))[0] == C_TAKES
+    assert settled(state, Arrival(1, B_DRAWS, math.inf), Arrival(2, C_TAKES, 1.4),
+                   Arrival(3, D_TAKES, 0.2)) == C_TAKES
 
 
 def test_the_next_players_draw_closes_the_window() -> None:
     state = window_state("battle")
     # B draws at 0.5 s: D's claim at 0.9 s comes too late, C's at 0.3 s is in time.
-    late = [Decision(1, B_DRAWS, 0.5), Decision(3, D_TAKES, 0.9)]
-    assert settle_window(state, late, random.Random(0)) == (B_DRAWS, [])
-    early = [Decision(1, B_DRAWS, 0.5), Decision(2, C_TAKES, 0.3), Decision(3, D_TAKES, 0.9)]
-    assert settle_window(state, early, random.Random(0))[0] == C_TAKES
+    assert settled(state, Arrival(1, B_DRAWS, 0.5), Arrival(3, D_TAKES, 0.9)) == B_DRAWS
+    assert settled(state, Arrival(1, B_DRAWS, 0.5), Arrival(2, C_TAKES, 0.3),
+                   Arrival(3, D_TAKES, 0.9)) == C_TAKES
     # Without a clock (a simulation) a claim beats the draw made at the same moment.
-    assert settle_window(state, [Decision(1, B_DRAWS), Decision(3, D_TAKES)],
-                         random.Random(0))[0] == D_TAKES
+    assert settled(state, Arrival(1, B_DRAWS), Arrival(3, D_TAKES)) == D_TAKES
+    assert len(state.history) == 2  # nothing applied
 
 
 def test_a_window_without_a_move_from_the_next_player_is_refused() -> None:
     state = window_state("battle")
     with pytest.raises(IllegalActionError) as info:
-        settle_window(state, [Decision(1, None), Decision(2, None)], random.Random(0))
+        settled(state, Arrival(1, None), Arrival(2, None))
     assert info.value.code == "must-act"
     assert len(state.history) == 2
+
+
+def test_a_decision_for_another_seat_is_refused_with_the_flows_reason() -> None:
+    state = window_state("battle")
+    with pytest.raises(IllegalActionError) as info:
+        settled(state, Arrival(2, D_TAKES), Arrival(1, B_DRAWS))
+    assert info.value.code == "not-your-seat"
+    assert len(state.history) == 2
+
+
+def test_the_window_is_put_to_its_seats_in_turn_order() -> None:
+    state = window_state("battle")
+    clock = Fixed(Arrival(1, B_DRAWS))
+    next_action(state, [GreedyBot()] * 4, clock)
+    assert clock.asked == [1, 2, 3]
 
 
 class FakePerson:
@@ -299,17 +318,17 @@ class Always:
         return None if view.can_pass else GreedyBot(seed=0).act(view)
 
 
-def race(claims: str, person: FakePerson, reaction: float) -> tuple[Action, list[ClaimRace]]:
+def race(claims: str, person: FakePerson, reaction: float) -> tuple[Action, list[Race]]:
     """C is the person and D a bot that claims 9d after ``reaction`` seconds."""
     state = window_state(claims)
-    told: list[ClaimRace] = []
-    window = LiveWindow(2, person, reaction=(reaction, reaction), rng=random.Random(1),
-                        on_race=told.append, clock=lambda: 100.0)
+    told: list[Race] = []
+    clock = LiveClock(2, person, reaction=(reaction, reaction), rng=random.Random(1),
+                      on_race=told.append, clock=lambda: 100.0)
     players = [Always(None), Always(None), person, Always(D_TAKES)]
-    decisions = window.decide(state, [1, 2, 3], players)
-    action, in_time = settle_window(state, decisions, random.Random(0))
-    window.settled(state, decisions, action, in_time)
-    return action, told
+    return next_action(state, players, clock), told
+
+
+NAMES = ["A", "B", "C", "D"]
 
 
 def test_a_quick_person_beats_the_bot_and_is_told() -> None:
@@ -317,8 +336,9 @@ def test_a_quick_person_beats_the_bot_and_is_told() -> None:
     action, told = race("battle", person, 1.2)
     assert action == C_TAKES
     assert person.within == [1.2]  # the person could answer until the bot's claim
-    assert describe_race(told[0], ["A", "B", "C", "D"], 2) == \
-        "You were quicker than D and took 9d."
+    assert hoola_race(told[0], NAMES, 2) == "You were quicker than D and took 9d."
+    assert describe_race(told[0], NAMES, 2) == \
+        "You were quicker than D: C take 9d with 9s 9h."
 
 
 def test_a_slow_person_is_cut_off_and_told_who_was_quicker() -> None:
@@ -326,8 +346,9 @@ def test_a_slow_person_is_cut_off_and_told_who_was_quicker() -> None:
     action, told = race("battle", person, 1.2)
     assert action == D_TAKES
     assert told[0].claimants == (3,) and not told[0].answered
-    assert describe_race(told[0], ["A", "B", "C", "D"], 2) == \
-        "D was quicker and took 9d before you answered."
+    assert hoola_race(told[0], NAMES, 2) == "D was quicker and took 9d before you answered."
+    assert describe_race(told[0], NAMES, 2) == \
+        "D was quicker, before you answered: D take 9d with 8d Td."
 
 
 def test_under_next_priority_the_person_may_take_their_time() -> None:
@@ -335,8 +356,7 @@ def test_under_next_priority_the_person_may_take_their_time() -> None:
     action, told = race("battle-next-priority", person, 0.5)
     assert person.within == [None]
     assert action == C_TAKES  # C's turn comes before D's
-    assert describe_race(told[0], ["A", "B", "C", "D"], 2) == \
-        "You took 9d: your turn comes before D's."
+    assert hoola_race(told[0], NAMES, 2) == "You took 9d: your turn comes before D's."
 
 
 def test_a_person_who_lets_the_discard_go_hears_nothing() -> None:
@@ -344,15 +364,63 @@ def test_a_person_who_lets_the_discard_go_hears_nothing() -> None:
     assert action == D_TAKES and told == []
 
 
+def test_the_next_players_draw_in_time_closes_the_window_on_a_slower_bot() -> None:
+    def window(after: float) -> tuple[Action, list[Race]]:
+        told: list[Race] = []
+        clock = LiveClock(1, FakePerson(B_DRAWS, after), reaction=(0.5, 0.5),
+                          rng=random.Random(1), on_race=told.append, clock=lambda: 100.0)
+        players = [Always(None), FakePerson(B_DRAWS, after), Always(None), Always(D_TAKES)]
+        clock.seat = players[1]
+        return next_action(window_state("battle"), players, clock), told
+
+    assert window(0.3) == (B_DRAWS, [])  # B drew first: D's claim came too late
+    action, told = window(2.0)  # D's claim settles the window while B still thinks
+    assert action == D_TAKES
+    assert hoola_race(told[0], NAMES, 1) == "D was quicker and took 9d before you answered."
+
+
 def test_bot_reaction_times_are_drawn_from_the_seed() -> None:
     def times(seed: int) -> list[float]:
-        window = LiveWindow(0, FakePerson(None, 0.1), reaction=(0.8, 1.5),
-                            rng=random.Random(seed))
-        state = window_state("battle")
-        return [d.time for d in window.decide(state, [1, 2, 3], [Always(None), Always(None),
-                                                                 Always(C_TAKES),
-                                                                 Always(D_TAKES)])
-                if isinstance(d.action, Take)]
+        live = LiveClock(0, FakePerson(None, 0.1), reaction=(0.8, 1.5), rng=random.Random(seed))
+        arrivals = live.ask(window_state("battle"), Moment(0, frozenset({1, 2, 3}),
+                                                           frozenset({2, 3})),
+                            {q: window_state("battle").view(q) for q in (1, 2, 3)},
+                            [Always(None), Always(None), Always(C_TAKES), Always(D_TAKES)])
+        return [a.at for a in arrivals if isinstance(a.action, Take)]
 
     assert times(4) == times(4) != times(5)
     assert all(0.8 <= t <= 1.5 for t in times(4) + times(5))
+
+
+def test_a_kalookie_warning_races_in_any_games_words() -> None:
+    """Every game's windows go through the same clock: a bot's warning in Kalookie settles the
+    window while the person to move still thinks, and the news is worded from the notation."""
+    game = get_game("kalookie")
+    for seed in range(200):
+        state = game.new_deal(game.rules(options={"warnings": "manual"}), ["A", "B", "C"],
+                              seed=seed)
+        bots = [RandomBot(seed=q) for q in range(3)]
+        while not state.is_over:
+            actors = state.actors()
+            warners = [q for q in actors if q != 0 and state.view(q).can_pass
+                       and any(type(a).__name__ == "Warn" for a in state.view(q).legal)]
+            if 0 in actors and not state.view(0).can_pass and warners:
+                break
+            state.apply(next_action(state, bots))
+        else:
+            continue
+        break
+    else:
+        pytest.skip("no window with a warning to race for in 200 hands")
+    told: list[Race] = []
+    person = FakePerson(None, None)
+    clock = LiveClock(0, person, reaction=(0.5, 0.5), rng=random.Random(1),
+                      on_race=told.append, clock=lambda: 100.0)
+    warn = next(a for a in state.view(warners[0]).legal if type(a).__name__ == "Warn")
+    players: list[Player] = [person, *(Always(warn) if q == warners[0] else RandomBot(seed=q)
+                                       for q in (1, 2))]
+    action = next_action(state, players, clock)
+    assert action == warn
+    assert person.within == [0.5]
+    assert told and describe_race(told[0], ["A", "B", "C"], 0).startswith(
+        f"{state.names[warners[0]]} was quicker, before you answered: ")

@@ -127,8 +127,9 @@ def parse_option_values(pairs: tuple[str, ...]) -> dict[str, object]:
               help="Seconds a bot pauses before each move of its turn.")
 @click.option("--bot-reaction", default="0.8-1.5", show_default=True, metavar="S|LOW-HIGH",
               callback=lambda _c, _p, v: parse_seconds(v),
-              help="Hoola: seconds a bot takes to claim a discard (drawn anew each time from "
-                   "LOW-HIGH); claim quicker and the discard is yours under battle claims.")
+              help="Seconds a bot takes to act where others may too (a claim on a Hoola "
+                   "discard, a Kalookie warning), drawn anew each time from LOW-HIGH: be "
+                   "quicker and the moment is yours.")
 @click.option("--plain", is_flag=True,
               help="The line-by-line game instead of the full screen (also used when input or "
                    "output is not a terminal).")

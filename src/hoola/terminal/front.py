@@ -168,12 +168,13 @@ def play_any(r: PlayRequest) -> None:
         if _full_screen(r.plain):
             from hoola.terminal.table_app import run_table_app
 
-            run_table_app(saved, claim_seconds=r.claim_seconds, bot_delay=r.bot_delay)
+            run_table_app(saved, claim_seconds=r.claim_seconds, bot_delay=r.bot_delay,
+                          bot_reaction=r.bot_reaction)
             click.echo(f"Game saved to {saved.path} (check it with: hoola verify {saved.path})")
             if not saved.is_over:
                 click.echo(f"Go on with: hoola play --resume {saved.path}")
             return
-        run_plain_game(saved)
+        run_plain_game(saved, bot_reaction=r.bot_reaction)
     except (HoolaError, OSError) as exc:
         raise _failed(exc, r.resume, r.save) from exc
 

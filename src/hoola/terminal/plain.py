@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from hoola.bots import seat_bot
-from hoola.core.driver import LiveClock, play_deal
+from hoola.core.driver import REACTION, LiveClock, play_deal
 from hoola.core.errors import HoolaError
 from hoola.core.game import GameState, Player
 from hoola.core.table import Table
@@ -253,15 +253,19 @@ def last_move(view: Any) -> str | None:
 
 def run_plain_game(saved: SavedGame, *, read: Callable[[str], str] | None = None,
                    out: TextIO | None = None, notes: Sequence[str] = (),
-                   width: int | None = None) -> Path:
+                   width: int | None = None,
+                   bot_reaction: tuple[float, float] = REACTION) -> Path:
     """Play ``saved`` line by line until its end or until the person leaves; return the path
-    of its record, saved after every move. Lines fit ``width`` columns (the terminal's)."""
+    of its record, saved after every move. Lines fit ``width`` columns (the terminal's); a bot
+    takes ``bot_reaction`` (seconds, low and high) to act in a window, the person's answer is
+    timed from the moment the question is printed."""
     names, me = saved.names, saved.person
     person = PlainPerson(read, out, names[me], width)
     seats: list[Player] = []
     told = list(notes)
     words = touch_of(saved.game.name).race
-    clock = LiveClock(me, person, rng=random.Random(f"reaction {saved.seed}"),
+    clock = LiveClock(me, person, reaction=bot_reaction,
+                      rng=random.Random(f"reaction {saved.seed}"),
                       on_race=lambda race: person.say(words(race, names, me)))
     for q, kind in enumerate(saved.kinds):
         if q == me:

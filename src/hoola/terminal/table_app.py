@@ -27,7 +27,7 @@ from textual.message import Message
 from textual.widgets import OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
-from hoola.core.driver import Race
+from hoola.core.driver import REACTION, Race
 from hoola.core.table import Table
 from hoola.terminal.plain import move_label
 from hoola.terminal.saves import SavedGame
@@ -585,9 +585,11 @@ class TableApp(Leaving, App[str]):
         return str(self.saved.path)
 
 
-def run_table_app(saved: SavedGame, *, claim_seconds: float = 5.0,
-                  bot_delay: float = 0.6) -> TableApp:
-    """Play ``saved`` full screen until its end or until the person leaves."""
-    app = TableApp(TableSession(saved, bot_delay=bot_delay), claim_seconds=claim_seconds)
+def run_table_app(saved: SavedGame, *, claim_seconds: float = 5.0, bot_delay: float = 0.6,
+                  bot_reaction: tuple[float, float] = REACTION) -> TableApp:
+    """Play ``saved`` full screen until its end or until the person leaves; a bot takes
+    ``bot_reaction`` (seconds, low and high) to act in a window."""
+    app = TableApp(TableSession(saved, bot_delay=bot_delay, reaction=bot_reaction),
+                   claim_seconds=claim_seconds)
     app.run()
     return app

@@ -7,6 +7,9 @@ on a loopback port, every move made by clicking or pressing keys in the page.
 - One page plays a Kalookie hand, one a Sedma hand (from the lobby's one-click practice) against
   bots, the Sedma one by keyboard alone.
 - The legal-move highlighting and the reasons on disabled buttons; the replay of a finished game.
+- One page plays an ``online-missions`` Hoola deal against bots: the mission in the middle of the
+  table with its words and multiplier (no card count), in English and Korean, and its outcome
+  in the settlement and the replay.
 - Screenshots of each game's table at desktop (1280x800) and phone (390x844) sizes are taken
   every run; they replace ``docs/screenshots/`` only when asked
   (``HOOLA_SCREENSHOTS=docs/screenshots pytest tests/test_web_browser.py``), so that a test run
@@ -520,4 +523,73 @@ async def _sedma(base: str) -> None:
         assert await page.text_content("#result-title") == "Deal 1 is over"
         await page.wait_for_selector("#result .settlement-lines li")
         assert not page.errors, page.errors  # type: ignore[attr-defined]
+        await browser.close()
+
+
+# -- Hoola's missions: the mission shown in both languages, its outcome at the end -------------
+
+def test_hoola_mission_is_shown_with_its_words_and_outcome(server: tuple[str, Store]) -> None:
+    base, _ = server
+    run(_mission(base))
+
+
+async def _mission(base: str) -> None:
+    async with async_playwright() as p:
+        browser = await launch(p)
+        page = await new_page(browser, DESKTOP)
+        made = _table(base, "hoola", [{"bot": "medium"}] * 3, seed=11,
+                      preset="online-missions")
+        await _open_seat(page, base, made)
+        state = await wait_ready(page)
+        mission = state["view"]["mission"]
+        box = page.locator("#middle-zones .zone-mission")
+        await box.wait_for(timeout=LONG)
+        assert await box.get_attribute("data-feat") == mission["feat"]
+        assert await box.get_attribute("data-multiplier") == str(mission["multiplier"])
+        text = " ".join((await box.inner_text()).split())
+        assert f"Mission {mission['feat']}" in text and f"×{mission['multiplier']}" in text
+        assert mission["words"] in text and "the project's own list" in text
+        assert await box.locator(".zone-count").count() == 0  # a mission holds no cards
+        assert "0" not in text.replace(f"×{mission['multiplier']}", "").split()
+
+        await page.click("#lang")  # Korean
+        await page.wait_for_selector(".zone-mission .mission-name:has-text('미션')")
+        korean = " ".join((await box.inner_text()).split())
+        assert f"×{mission['multiplier']}" in korean and mission["words"] not in korean
+        assert await box.locator(".zone-count").count() == 0
+        await page.click("#lang")  # back to English
+        await page.wait_for_selector(".zone-mission .mission-name:has-text('Mission')")
+
+        final = await play_seat(page, hoola_choice)
+        assert final["status"] == "over"
+        result = result_of(base, made["table_id"])
+        outcome = result["mission"]
+        assert outcome in ("achieved", "failed")
+        await page.wait_for_selector("#result:not([hidden]) .mission-result", timeout=LONG)
+        line = page.locator("#result .mission-result")
+        assert await line.get_attribute("data-outcome") == outcome
+        assert f"Mission {mission['feat']} ×{mission['multiplier']} {outcome}" in \
+            (await line.inner_text())
+        told = await page.locator("#result .settlement-lines li").all_text_contents()
+        assert any(t.startswith(f"Mission {mission['feat']} ×{mission['multiplier']}") and
+                   outcome in t for t in told), told
+        await page.click("#result-close")  # the table behind, in Korean, then the result again
+        await page.click("#lang")
+        korean_word = "성공" if outcome == "achieved" else "실패"
+        await page.wait_for_selector(f"#middle-zones .zone-mission[data-outcome='{outcome}'] "
+                                     f".mission-outcome:has-text('{korean_word}')")
+        await page.screenshot(path=str(SHOTS / "hoola-mission-desktop.png"))
+        await page.click("#result-button")
+        await page.wait_for_selector(f"#result:not([hidden]) .mission-result:has-text('미션')"
+                                     f":has-text('{korean_word}')")
+
+        replay = await new_page(browser, DESKTOP)
+        await replay.goto(f"{base}/replay/{made['table_id']}")
+        await replay.wait_for_selector("#r-action[data-step='0']")
+        await replay.wait_for_selector(
+            f"#middle-zones .zone-mission[data-feat='{mission['feat']}']")
+        await replay.keyboard.press("End")
+        await replay.wait_for_selector(f"#middle-zones .zone-mission[data-outcome='{outcome}']")
+        for shown in (page, replay):
+            assert not shown.errors, shown.errors  # type: ignore[attr-defined]
         await browser.close()

@@ -27,7 +27,9 @@ __all__ = [
     "Action",
     "Game",
     "GameState",
+    "GameWithMissions",
     "Match",
+    "MissionOutcome",
     "OptionInfo",
     "Outcome",
     "Player",
@@ -64,6 +66,16 @@ class Outcome:
     dealer: int | None = None
     turns: int = 0
     tags: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class MissionOutcome:
+    """A finished deal's mission, for statistics: the ``feat`` drawn at its start (the game's own
+    id), its ``multiplier``, and whether the deal's winner ``achieved`` it (Hoola's ruling 20)."""
+
+    feat: str
+    multiplier: int
+    achieved: bool
 
 
 @runtime_checkable
@@ -206,6 +218,21 @@ class Match(Protocol):
 
     def scoreboard(self) -> Table:
         """The running score as data for interfaces (totals, penalty sheets, the pool)."""
+        ...
+
+
+@runtime_checkable
+class GameWithMissions(Protocol):
+    """A game whose deals may draw a mission: a feat that multiplies what a winner who performs
+    it is paid (Hoola's ``missions``). The simulation lab asks it; a game without missions need
+    not answer."""
+
+    def mission_feats(self) -> Sequence[str]:
+        """Every feat a mission may name, in the game's own order."""
+        ...
+
+    def mission_outcome(self, state: Any) -> MissionOutcome | None:
+        """The finished deal's mission and whether its winner achieved it (None without one)."""
         ...
 
 

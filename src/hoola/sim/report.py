@@ -19,21 +19,24 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from hoola.core.game import GameWithMissions
 from hoola.core.game import Rules as GameRules
 from hoola.core.registry import get_game
 from hoola.sim.simulation import GameOutcome, SimConfig, run, run_ray
 from hoola.sim.stats import (
     BotStats,
+    MissionStats,
     RulesStats,
     TeamStats,
     bot_stats,
     margin,
+    mission_stats,
     rules_stats,
     team_stats,
 )
 
 __all__ = ["bot_table", "compare_rules", "ends_table", "errors_lines", "margins_table",
-           "rules_label", "rules_table", "simulate", "teams_table"]
+           "missions_table", "rules_label", "rules_table", "simulate", "teams_table"]
 
 
 def _play(config: SimConfig, workers: int | None, ray_address: str | None, console: Console,
@@ -142,6 +145,33 @@ def ends_table(stats: Sequence[BotStats]) -> Table:
     return table
 
 
+def missions_table(stats: Sequence[MissionStats], bots: Sequence[str]) -> Table:
+    """The missions drawn, one row per feat: the deals that drew it, the deals whose winner
+    achieved it and their share, then each bot's share (deals won with the feat by a seat of
+    that bot, of the deals that drew it); a last row for every mission."""
+    title = "Missions: feats drawn and achieved by the winner (the project's own list)"
+    table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True,
+                  title_justify="left", min_width=len(title))
+    table.add_column("feat", justify="left", no_wrap=True)
+    for col in ("drawn", "achieved", "rate"):
+        table.add_column(col, justify="right", no_wrap=True)
+    for bot in bots:
+        table.add_column(Text(bot), justify="right", overflow="fold", min_width=6)
+
+    def share(count: int, drawn: int) -> str:
+        return _pct(count / drawn) if drawn else "-"  # a feat never drawn has no rate
+
+    for m in stats:
+        _row(table, m.feat, str(m.drawn), str(m.achieved), share(m.achieved, m.drawn),
+             *(share(m.by_bot.get(b, 0), m.drawn) for b in bots))
+    drawn = sum(m.drawn for m in stats)
+    achieved = sum(m.achieved for m in stats)
+    table.add_section()
+    _row(table, "every feat", str(drawn), str(achieved), share(achieved, drawn),
+         *(share(sum(m.by_bot.get(b, 0) for m in stats), drawn) for b in bots))
+    return table
+
+
 def margins_table(games: Sequence[GameOutcome], bots: Sequence[str]) -> Table | None:
     """The margin of each pair of bots, paired by unit, or None with a single bot."""
     table = _table("Margins: a - b in stakes per deal (paired by unit)", "a - b", "margin",
@@ -189,6 +219,11 @@ def simulate(config: SimConfig, *, workers: int | None = None, ray_address: str 
     if teams:
         console.print(teams_table(teams))
     console.print(ends_table(stats))
+    game = get_game(config.game)
+    feats = game.mission_feats() if isinstance(game, GameWithMissions) else ()
+    missions = mission_stats(games, feats, bots)
+    if missions:
+        console.print(missions_table(missions, bots))
     margins = margins_table(games, bots)
     if margins is not None:
         console.print(margins)

@@ -43,7 +43,7 @@ from typing import Any
 
 from hoola.bots.external import ExternalBot, ExternalBotError, close_all, stop_all
 from hoola.core.driver import play_deal
-from hoola.core.game import Game, GameState, Match, Player
+from hoola.core.game import Game, GameState, GameWithMissions, Match, MissionOutcome, Player
 from hoola.core.registry import DEFAULT_GAME, get_game
 
 __all__ = [
@@ -114,6 +114,8 @@ class DealOutcome:
     :class:`~hoola.core.game.Outcome`; ``payments`` the money the deal moved (in a match, the
     change in the match's totals, which holds stakes into a pool, buy-ins and the pool won).
     A forfeited deal has the end :data:`FORFEIT`, no winner, no dealer and no turns counted.
+    ``mission`` is the deal's mission and its outcome where the game draws one
+    (:class:`~hoola.core.game.GameWithMissions`), else None.
     """
 
     end: str
@@ -124,6 +126,7 @@ class DealOutcome:
     actions: int
     tags: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
     forfeit: int | None = None
+    mission: MissionOutcome | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,10 +288,12 @@ class _Guarded:
             raise _Forfeit(self.seat, exc) from exc
 
 
-def _deal_outcome(state: GameState, payments: Sequence[Fraction]) -> DealOutcome:
+def _deal_outcome(state: GameState, payments: Sequence[Fraction],
+                  game: Game | None = None) -> DealOutcome:
     o = state.outcome()
+    mission = game.mission_outcome(state) if isinstance(game, GameWithMissions) else None
     return DealOutcome(o.end, tuple(o.winners), tuple(float(p) for p in payments), o.dealer,
-                       o.turns, len(state.history), dict(o.tags))
+                       o.turns, len(state.history), dict(o.tags), mission=mission)
 
 
 def _forfeit_outcome(state: GameState, seat: int) -> DealOutcome:
@@ -360,7 +365,7 @@ def _play_deals(config: SimConfig, game: Game, unit: int, rotation: int,
             after = list(match.totals())
             payments = [a - b for a, b in zip(after, before, strict=True)]
             before = after
-        outcomes.append(_deal_outcome(state, payments))
+        outcomes.append(_deal_outcome(state, payments, game))
         try:
             for s in seats:
                 s.tell("end_deal", state.view(s.seat))

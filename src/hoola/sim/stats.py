@@ -19,8 +19,9 @@ from dataclasses import dataclass, field
 
 from hoola.sim.simulation import FORFEIT, GameOutcome
 
-__all__ = ["BotStats", "Estimate", "RulesStats", "TeamStats", "bot_stats", "end_kinds", "margin",
-           "mean_ci", "rules_stats", "tag_names", "team_stats"]
+__all__ = ["BotStats", "Estimate", "MissionStats", "RulesStats", "TeamStats", "bot_stats",
+           "end_kinds", "margin", "mean_ci", "mission_stats", "rules_stats", "tag_names",
+           "team_stats"]
 
 Z95 = 1.959964
 
@@ -238,3 +239,55 @@ def rules_stats(games: Sequence[GameOutcome], players: int) -> RulesStats:
     return RulesStats(count, {e: ends[e] / count for e in end_kinds(games)},
                       mean_ci([sum(v) / len(v) for v in paid.values()]), edges,
                       turns / played if played else 0.0, dealt)
+
+
+@dataclass(frozen=True, slots=True)
+class MissionStats:
+    """How one feat of a game's missions went: the deals that drew it, those whose winner
+    achieved it, and by bot (``by_bot``: the deals a seat of that bot won with the feat)."""
+
+    feat: str
+    drawn: int
+    achieved: int
+    by_bot: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def rate(self) -> float:
+        """The share of the deals that drew the feat whose winner achieved it."""
+        return self.achieved / self.drawn if self.drawn else 0.0
+
+
+def mission_stats(games: Sequence[GameOutcome], feats: Sequence[str] = (),
+                  bots: Sequence[str] = ()) -> list[MissionStats]:
+    """Per feat, how often the deals of ``games`` drew it and their winner achieved it, every
+    deal of every seating counted (none when no deal drew a mission). ``feats`` gives the rows'
+    order (the game's catalog: a feat never drawn is listed too), others follow by name;
+    ``bots`` are the bots counted in ``by_bot``.
+
+    >>> from hoola.core.game import MissionOutcome
+    >>> from hoola.sim.simulation import DealOutcome, GameOutcome
+    >>> deal = DealOutcome("knock", (0,), (3.0, -3.0), 0, 4, 9,
+    ...                    mission=MissionOutcome("knock-low", 2, True))
+    >>> [(m.feat, m.drawn, m.achieved, m.by_bot) for m in mission_stats(
+    ...     [GameOutcome(0, 0, ("expert", "greedy"), (deal,), 0.1)], ["hoola", "knock-low"],
+    ...     ["expert", "greedy"])]
+    [('hoola', 0, 0, {'expert': 0, 'greedy': 0}), ('knock-low', 1, 1, {'expert': 1, 'greedy': 0})]
+    """
+    drawn: Counter[str] = Counter()
+    achieved: Counter[str] = Counter()
+    by_bot: dict[str, Counter[str]] = defaultdict(Counter)
+    for g in games:
+        for d in g.deals:
+            m = d.mission
+            if m is None:
+                continue
+            drawn[m.feat] += 1
+            if m.achieved:
+                achieved[m.feat] += 1
+                for w in d.winners:
+                    by_bot[m.feat][g.seats[w]] += 1
+    if not drawn:
+        return []
+    order = list(dict.fromkeys([*feats, *sorted(drawn)]))
+    return [MissionStats(f, drawn[f], achieved[f], {b: by_bot[f][b] for b in bots})
+            for f in order]

@@ -5,7 +5,9 @@ every discard it can meld (out of turn too), lays down the melds that shed the m
 what it can, and discards the card that costs most in hand for what it might still become: pairs
 and two-card runs are kept while the cards that complete them are live (not discarded, not
 melded), and a card the next players could take into a meld is held back, above all when a player
-close to going out could take it (the discarder then pays everyone's losses).
+close to going out could take it (the discarder then pays everyone's losses). When the deal has a
+mission (ruling 20) it goes for the feat where the odds favour it
+(:mod:`hoola.games.hoola.expert_missions`); without one it plays as if missions did not exist.
 
 :meth:`ExpertBot.explain` gives the choice with a one-sentence reason; :meth:`ExpertBot.act`
 makes the same choice. Decisions take well under a millisecond and never use a random source.
@@ -34,6 +36,7 @@ from hoola.games.hoola.actions import (
     Sevens,
     Take,
 )
+from hoola.games.hoola.expert_missions import Chase, knock_limit
 from hoola.games.hoola.melds import find_melds
 from hoola.games.hoola.rules import Rules
 from hoola.games.hoola.views import View
@@ -246,12 +249,14 @@ class ExpertBot:
 
     def __init__(self, seed: int | None = None, *, knock_risk: float = KNOCK_RISK,
                  out_weight: float = OUT_WEIGHT, claim_weight: float = CLAIM_WEIGHT,
-                 go_out_weight: float = GO_OUT_WEIGHT) -> None:
+                 go_out_weight: float = GO_OUT_WEIGHT, missions: bool = True) -> None:
         self.seed = seed  # unused: the expert is deterministic, the seed keeps the bot interface
         self.knock_risk = knock_risk
         self.out_weight = out_weight
         self.claim_weight = claim_weight
         self.go_out_weight = go_out_weight
+        # False: the deal's mission is ignored (``expert:missions=0``, to measure what it gains).
+        self.missions = bool(missions)
 
     def act(self, view: View) -> Action | None:
         """The expert's choice among ``view.legal`` (None lets a claimable discard go)."""
@@ -272,19 +277,28 @@ class ExpertBot:
             if isinstance(a, Take) and a.purpose is not None:
                 return a, f"Take {format_card(a.card)} for a {a.purpose}: it wins the deal at once."
         know = Knowledge(view, self.claim_weight, self.go_out_weight)
+        chase = Chase.of(view) if self.missions else None
         knock = next((a for a in legal if isinstance(a, Knock)), None)
         if knock is not None:
-            choice = self._knock(view, know, knock)
+            choice = self._knock(view, know, knock, chase)
             if choice is not None:
                 return choice
         takes = [a for a in legal if isinstance(a, Take)]
         if takes:
+            if chase is not None:
+                held = self._hold_takes(view, know, takes, chase)
+                if held is not None:
+                    return held
             return self._take(view, know, takes)
         if any(isinstance(a, Draw) for a in legal):
             draw = next(a for a in legal if isinstance(a, Draw))
             return draw, "Draw from the stock: the discard completes no meld for you."
         if view.can_pass and not view.is_my_turn:
             return None, "Let the discard go: it completes no meld for you."
+        if chase is not None:
+            chased = self._chase(view, know, chase)
+            if chased is not None:
+                return chased
         melds = [a for a in legal if isinstance(a, NewMeld)]
         if melds:
             choice = self._meld(view, know, melds)
@@ -302,12 +316,90 @@ class ExpertBot:
 
     # -- decisions ------------------------------------------------------------------------------
 
-    def _knock(self, view: View, know: Knowledge, knock: Knock) -> tuple[Action, str] | None:
+    def _knock(self, view: View, know: Knowledge, knock: Knock,
+               chase: Chase | None = None) -> tuple[Action, str] | None:
         points = sum(card_value(c, view.rules) for c in view.hand)
         risk = undercut_risk(view, points)
         if risk <= self.knock_risk or view.stock_size <= 2:
             return knock, (f"Knock: {points} points in hand, and the chance that someone holds as "
                            f"few is only about {round(risk * 100)}%.")
+        if chase is not None and chase.knock_performs() \
+                and risk <= knock_limit(self.knock_risk, chase.mission.multiplier):
+            m = chase.mission
+            return knock, (f"Knock: a win now performs the mission {m.feat} ×{m.multiplier}, "
+                           f"worth the chance of about {round(risk * 100)}% that someone holds "
+                           f"as few as your {points} points.")
+        return None
+
+    # -- the deal's mission (ruling 20) ---------------------------------------------------------
+
+    def _hold_takes(self, view: View, know: Knowledge, takes: list[Take],
+                    chase: Chase) -> tuple[Action | None, str] | None:
+        """A take that goes out at once for the Hoola feat, or the draw (or letting the discard
+        go) when a take would spoil a Hoola or a blast the hand is close to."""
+        m = chase.mission
+        take = chase.hoola_take(takes)
+        if take is not None:
+            return take, (f"Take {format_card(take.card)} with {format_cards(take.with_cards)}: "
+                          f"every card then melds at once, a Hoola for the mission {m.feat} "
+                          f"×{m.multiplier}.")
+        card = takes[0].card
+        if chase.blast_ready():
+            why = "your seven cards blast at your next turn"
+        elif chase.hoola_waits(card, know.live):
+            why = "your hand is close to going out all at once"
+        else:
+            return None
+        why = f"{why}, which performs the mission {m.feat} ×{m.multiplier}"
+        if view.is_my_turn:
+            draw = next((a for a in view.legal if isinstance(a, Draw)), None)
+            if draw is not None:
+                return draw, f"Draw rather than take {format_card(card)}: {why}."
+            return None
+        if view.can_pass:
+            return None, f"Let {format_card(card)} go: {why}."
+        return None
+
+    def _chase(self, view: View, know: Knowledge, chase: Chase) -> tuple[Action, str] | None:
+        """After drawing: a Hoola at once, a hand held back for a Hoola or a blast, or the meld
+        or addition that performs the mission's feat."""
+        legal, rules, m = view.legal, view.rules, chase.mission
+        melds = [a for a in legal if isinstance(a, NewMeld)]
+        discards = [a for a in legal if isinstance(a, Discard)]
+        plan = chase.hoola_plan()
+        for cards in plan or ():
+            for a in melds:
+                if tuple(a.cards) == cards:
+                    return a, (f"Meld {format_cards(cards)}: your whole hand goes out at once, "
+                               f"a Hoola for the mission {m.feat} ×{m.multiplier}.")
+        held = chase.hoola_discard(discards, know.live)
+        if held is not None:
+            discard, outs = held
+            return discard, (f"Discard {format_card(discard.card)} and meld nothing yet: {outs} "
+                             "unseen cards would let your whole hand go out at once, a Hoola "
+                             f"for the mission {m.feat} ×{m.multiplier}.")
+        blast = chase.blast_discard(discards)
+        if blast is not None:
+            return blast, (f"Discard {format_card(blast.card)} and meld nothing: the seven cards "
+                           f"left blast at your next turn, for the mission {m.feat} "
+                           f"×{m.multiplier}.")
+        jokers = view.hand.count(JOKER)
+        shed, _ = _best_partition(know.hand, jokers, rules)
+
+        def shed_after(cards: tuple[int, ...]) -> int:
+            rest, _ = _best_partition(know.hand & ~_mask(cards), jokers - cards.count(JOKER),
+                                      rules)
+            return rest + sum(card_value(c, rules) for c in cards if c != JOKER)
+
+        meld = chase.feat_meld(melds, shed, lambda a: shed_after(a.cards))
+        if meld is not None:
+            return meld, (f"Meld {format_cards(meld.cards)}: it performs the mission {m.feat} "
+                          f"×{m.multiplier} ({m.words}).")
+        adds = [a for a in legal if isinstance(a, Add)]
+        add = chase.feat_add(adds, shed, lambda a: shed_after((a.card,)))
+        if add is not None:
+            return add, (f"Add {format_card(add.card)} to your meld: it performs the mission "
+                         f"{m.feat} ×{m.multiplier} ({m.words}).")
         return None
 
     def _take(self, view: View, know: Knowledge, takes: list[Take]) -> tuple[Action | None, str]:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
 from hoola.core.errors import RecordError, RulesError
-from hoola.core.game import OptionInfo, Player, PresetInfo
+from hoola.core.game import MissionOutcome, OptionInfo, Player, PresetInfo
 from hoola.games.hoola.match import Match
 from hoola.games.hoola.rules import OPTION_DOCS, PRESET_DOCS, Rules
 from hoola.games.hoola.state import DealState
@@ -90,6 +90,21 @@ class HoolaGame:
 
         return {"greedy": lambda seed=None, **o: GreedyBot(seed=seed, **o),
                 "expert": lambda seed=None, **o: ExpertBot(seed=seed, **o)}
+
+    def mission_feats(self) -> Sequence[str]:
+        """The feats of the missions' catalog (ruling 20), in its order."""
+        from hoola.games.hoola.missions import FEATS
+
+        return tuple(FEATS)
+
+    def mission_outcome(self, state: Any) -> MissionOutcome | None:
+        """The finished deal's mission (ruling 20) and whether its single winner achieved it;
+        None when the rules draw no mission or play has not ended."""
+        result = state.result if isinstance(state, DealState) else None
+        if result is None or result.mission is None:
+            return None
+        m = result.mission
+        return MissionOutcome(m.feat, m.multiplier, bool(result.mission_achieved))
 
     def format_action(self, action: Any, names: Sequence[str]) -> str:
         """An action in record notation (``"B take 9d with 9s 9h"``)."""

@@ -40,7 +40,9 @@ export function zoneBox(zone, opts = {}) {
   if (zone.note) box.dataset.note = zone.note;
   const head = make("div", "zone-label");
   head.appendChild(make("span", "zone-name", zoneLabel(zone)));
-  if (zone.kind !== "meld") head.appendChild(make("span", "zone-count", `${zone.count}`));
+  // A pile holding no card is a notice on the table (Hoola's mission): its label, no count.
+  const notice = zone.kind === "pile" && !zone.count && !(zone.cards && zone.cards.length);
+  if (zone.kind !== "meld" && !notice) head.appendChild(make("span", "zone-count", `${zone.count}`));
   box.appendChild(head);
   if (zone.kind === "stock") {
     const pile = make("div", "cards stock-pile");
@@ -145,14 +147,16 @@ export function seatPanel(table, seat, info) {
   return panel;
 }
 
-/** The middle of the table: every zone nobody owns (stock, discards, trick, piles, upcard). */
-export function middle(table) {
+/** The middle of the table: every zone nobody owns (stock, discards, trick, piles, upcard).
+ * ``drawZone(zone)``, a game's touch, may draw a zone its own way (an element, or null for the
+ * generic box). */
+export function middle(table, drawZone = null) {
   const area = make("div", "middle-zones");
   const order = ["stock", "discard", "upcard", "trick", "pile", "captured", "meld", "hand"];
   const zones = (table.zones || []).filter((z) => z.owner === null || z.owner === undefined);
   zones.sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind));
   for (const z of zones) {
-    const box = zoneBox(z);
+    const box = (drawZone && drawZone(z)) || zoneBox(z);
     if (z.kind === "trick") markTrickWinner(box, z);
     area.appendChild(box);
   }

@@ -2,8 +2,9 @@
 // every hand open (GET /api/tables/{id}/replay?step=K&seat=S|all).
 
 import { api, make } from "./api.js";
-import { applyLabels, langButton, onLangChange, t } from "./i18n.js";
+import { applyLabels, getLang, langButton, onLangChange, t } from "./i18n.js";
 import { logLine, middle, scoreTable, seatPanel } from "./render.js";
+import { touchOf } from "./touches/index.js";
 
 const $ = (id) => document.getElementById(id);
 const tid = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -73,7 +74,9 @@ function draw() {
     if (q === me) continue;
     others.appendChild(seatPanel(table, q, { me }));
   }
-  $("middle-zones").replaceChildren(middle(table));
+  const touch = touchOf(s.game);
+  const ctx = { view: null, table, lang: getLang(), t };
+  $("middle-zones").replaceChildren(middle(table, touch.zone ? (z) => touch.zone(z, ctx) : null));
   $("prompt").textContent = table.moment ? table.moment.prompt : "";
   const mine = $("my-area");
   mine.replaceChildren();

@@ -368,7 +368,7 @@ function render() {
       others.appendChild(seatPanel(table, q, { seats: m.seats, me: mine, moment: m.moment,
         openHand: true, timer: timerFor(q) }));
     }
-    const mid = middle(table);
+    const mid = middle(table, S.touch.zone ? (z) => S.touch.zone(z, ctx()) : null);
     const winner = S.touch.winner ? S.touch.winner(ctx()) : null;
     if (winner) {
       const trick = mid.querySelector(".zone-trick");
@@ -606,6 +606,8 @@ function drawResult() {
   if (snap) {
     const table = snap.table;
     body.appendChild(make("p", "result-end", table.moment.prompt));
+    const told = S.touch.result ? S.touch.result(table, ctx()) : null;
+    if (told) body.appendChild(told);
     const deal = scoreTable({ names: table.names, teams: table.teams, scores: table.scores });
     deal.id = "settlement";
     deal.querySelectorAll("tr[data-row]").forEach((tr) => { tr.dataset.name = tr.firstChild.textContent; });

@@ -309,7 +309,8 @@ def test_glenn_three_card_run_grows_only_upward() -> None:
 def test_glenn_seven_direction_is_fixed_by_first_addition() -> None:
     down = add(meld("7s", GLENN), "6s", GLENN)
     assert down.direction == -1
-    assert format_cards(add(down, "5s", GLENN).cards) == "5s 6s 7s"
+    # the cards lie as they were placed, the top card last (ruling 21)
+    assert format_cards(add(down, "5s", GLENN).cards) == "7s 6s 5s"
     assert add_refused(down, "8s", GLENN) == "does-not-fit"
     up = add(meld("7s", GLENN), "8s", GLENN)
     assert up.direction == 1
@@ -515,6 +516,13 @@ def _brute_adds(hand: list[int], table: list[Meld], rules: Rules) -> set[tuple[i
 
 def _add_identity(m: Meld, card: int, grown: Meld) -> tuple[int, int, tuple[int, ...]]:
     # a joker in a set may be named or not: it is the same addition
+    if grown.branches or m.branches or grown.kind != m.kind:
+        # Glenn's building: only a joker joining a set part (not one starting a set branch on a
+        # run's top card, which is named, unnamed it would continue the run)
+        joins_set = grown.branches == m.branches and (
+            grown.branches[-1].kind if grown.branches else grown.kind) == MeldKind.SET
+        last = -1 if joins_set and grown.cards[-1] == JOKER else grown.faces[-1]
+        return m.id, card, (*grown.faces[:-1], last)
     faces = tuple(-1 if grown.kind == MeldKind.SET and c == JOKER else f
                   for c, f in zip(grown.cards, grown.faces, strict=True))
     return m.id, card, faces

@@ -14,62 +14,16 @@ runs, where an ace ends a run at either end). With ``wrap_runs`` positions are t
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
-from enum import IntEnum
-from itertools import combinations
+from itertools import combinations, permutations
 from typing import Final, Generic, TypeVar
 
-from hoola.core.cards import JOKER, SEVEN, format_card, format_cards, make_card
+from hoola.core.cards import JOKER, SEVEN, format_cards, make_card
 from hoola.core.errors import IllegalActionError
+from hoola.games.hoola.meld import AddOption, Branch, Meld, MeldKind, face_name
 from hoola.games.hoola.rules import Rules
 
-__all__ = ["Meld", "MeldKind", "extend_meld", "find_adds", "find_melds", "find_takes", "new_meld"]
-
-
-class MeldKind(IntEnum):
-    """The three kinds of meld on the table."""
-
-    SET = 0
-    RUN = 1
-    SEVEN = 2
-
-
-@dataclass(frozen=True, slots=True)
-class Meld:
-    """A meld on the table.
-
-    ``cards`` are the cards as laid (a run low to high, jokers as ``JOKER``); ``faces`` what each
-    stands for (a joker's named card, or -1 for an unnamed joker in a set). ``direction`` is used
-    only by Glenn's melds: +1 grows upward only, -1 downward only, 0 either way.
-    """
-
-    id: int
-    owner: int
-    kind: MeldKind
-    cards: tuple[int, ...]
-    faces: tuple[int, ...]
-    rank: int = -1
-    suit: int = -1
-    start: int = 0
-    direction: int = 0
-
-    @property
-    def has_joker(self) -> bool:
-        """Whether a joker is in this meld."""
-        return JOKER in self.cards
-
-    def naturals(self) -> tuple[int, ...]:
-        """The natural cards of the meld."""
-        return tuple(c for c in self.cards if c != JOKER)
-
-    def __str__(self) -> str:
-        return " ".join(_face_name(c, f) for c, f in zip(self.cards, self.faces, strict=True))
-
-
-def _face_name(card: int, face: int | None) -> str:
-    if card != JOKER:
-        return format_card(card)
-    return "JK" if face is None or face < 0 else f"JK={format_card(face)}"
+__all__ = ["AddOption", "Branch", "Meld", "MeldKind", "extend_meld", "find_adds", "find_melds",
+           "find_takes", "new_meld"]
 
 
 def _illegal(message: str, code: str) -> IllegalActionError:
@@ -78,7 +32,7 @@ def _illegal(message: str, code: str) -> IllegalActionError:
 
 def _cannot_add(card: int, joker_as: int | None, meld: Meld, why: str,
                 code: str) -> IllegalActionError:
-    return _illegal(f"cannot add {_face_name(card, joker_as)} on m{meld.id}: {why}", code)
+    return _illegal(f"cannot add {face_name(card, joker_as)} on m{meld.id}: {why}", code)
 
 
 # -- runs ---------------------------------------------------------------------------------------
@@ -121,9 +75,6 @@ def _end_positions(meld: Meld, rules: Rules) -> list[int]:
         ends = [below] if below == above else [below, above]
     else:
         ends = [p for p in (meld.start - 1, meld.start + n) if 0 <= p <= 13]
-    if rules.glenn_melds and meld.direction:
-        ends = [p for p in ends if (p == (meld.start + n) % 13 if rules.wrap_runs
-                                    else p == meld.start + n) == (meld.direction > 0)]
     return ends
 
 
@@ -203,6 +154,8 @@ def _new_set(cards: Sequence[int], naturals: list[int], joker_as: int | None, ru
                                "missing card of the set's rank", "bad-joker-card")
             face = joker_as
         faces[list(cards).index(JOKER)] = face
+    if rules.glenn_melds:  # ruling 21: the set lies as written, its top card the last
+        return Meld(meld_id, owner, MeldKind.SET, tuple(cards), tuple(faces), rank=rank)
     ordered = sorted(range(len(cards)), key=lambda i: (cards[i] == JOKER, cards[i]))
     return Meld(meld_id, owner, MeldKind.SET, tuple(cards[i] for i in ordered),
                 tuple(faces[i] for i in ordered), rank=rank)
@@ -238,12 +191,20 @@ def _new_run(cards: Sequence[int], naturals: list[int], ranks: set[int], joker_a
 # -- adding to melds ----------------------------------------------------------------------------
 
 def extend_meld(meld: Meld, card: int, joker_as: int | None, rules: Rules) -> Meld:
-    """The meld with ``card`` added (a joker standing for ``joker_as``), or an error."""
+    """The meld with ``card`` added (a joker standing for ``joker_as``), or an error.
+
+    With Glenn's building the card is built on the top card (:func:`hoola.games.hoola.glenn.build`):
+    the meld returned may hold a part of four cards, which :func:`is_killed` tells.
+    """
+    if rules.glenn_melds:
+        from hoola.games.hoola.glenn import build  # glenn builds on this module's melds
+
+        return build(meld, card, joker_as, rules)
     if card == JOKER and meld.has_joker:
         raise _illegal(f"cannot add JK on m{meld.id}: a meld holds at most one joker",
                        "two-jokers-in-meld")
     if meld.kind == MeldKind.SET:
-        if len(meld.cards) >= 4 or (rules.glenn_melds and len(meld.cards) >= 4):
+        if len(meld.cards) >= 4:
             raise _cannot_add(card, joker_as, meld, "the set already has four cards", "meld-full")
         if meld.rank == SEVEN and not rules.seven_set_extend:
             raise _cannot_add(card, joker_as, meld, "a set of sevens takes no fourth seven (meld "
@@ -251,8 +212,8 @@ def extend_meld(meld: Meld, card: int, joker_as: int | None, rules: Rules) -> Me
         taken = {f // 13 for f in meld.faces if f >= 0}
         face = card if card != JOKER else (-1 if joker_as is None else joker_as)
         if face >= 0 and (face % 13 != meld.rank or face // 13 in taken):
-            raise _cannot_add(card, joker_as, meld, "a set takes only a missing card of its rank",
-                              "does-not-fit")
+            raise _cannot_add(card, joker_as, meld, "a set takes only a missing card of its rank"
+                              + _building_hint(meld, face), "does-not-fit")
         return _grown(meld, (*meld.cards, card), (*meld.faces, face), meld.start)
     if meld.kind == MeldKind.SEVEN:
         suit = meld.suit
@@ -268,12 +229,9 @@ def extend_meld(meld: Meld, card: int, joker_as: int | None, rules: Rules) -> Me
         below = allowed[face] < 0
         cards = (card, meld.cards[0]) if below else (meld.cards[0], card)
         faces = (face, meld.faces[0]) if below else (meld.faces[0], face)
-        direction = allowed[face] if rules.glenn_melds else 0
         return Meld(meld.id, meld.owner, MeldKind.RUN, cards, faces, suit=suit,
-                    start=SEVEN - 1 if below else SEVEN, direction=direction)
+                    start=SEVEN - 1 if below else SEVEN)
     ends = _end_positions(meld, rules)
-    if rules.glenn_melds and len(meld.cards) >= 4:
-        ends = []
     cards_at = {_position_card(p, meld.suit): p for p in ends}
     if card == JOKER:
         if joker_as is None:
@@ -286,7 +244,7 @@ def extend_meld(meld: Meld, card: int, joker_as: int | None, rules: Rules) -> Me
         face = card
     if face not in cards_at:
         raise _cannot_add(card, joker_as, meld, "a run takes only the next card of its suit at "
-                          "either end", "does-not-fit")
+                          "either end" + _building_hint(meld, face), "does-not-fit")
     position = cards_at[face]
     n = len(meld.cards)
     if position == ((meld.start + n) % 13 if rules.wrap_runs else meld.start + n):
@@ -301,9 +259,28 @@ def _grown(meld: Meld, cards: tuple[int, ...], faces: tuple[int, ...], start: in
                 meld.direction)
 
 
+def _building_hint(meld: Meld, face: int | None) -> str:
+    """What a refusal adds when the card could be built on the meld under Glenn's building: a
+    run on a set's card (the next card up in its suit; any of them may lie on top), a set on a
+    run's top card (its rank in another suit; a run's top card is its highest)."""
+    if face is None or face < 0:
+        return ""
+    if meld.kind == MeldKind.SET and any(f >= 0 and f // 13 == face // 13
+                                         and (f + 1) % 13 == face % 13 for f in meld.faces):
+        return ("; building a run on a set's top card is Glenn's building (glenn_melds, "
+                "ruling 21)")
+    if meld.kind == MeldKind.RUN and meld.faces[-1] % 13 == face % 13:
+        return ("; building a set on a run's top card is Glenn's building (glenn_melds, "
+                "ruling 21)")
+    return ""
+
+
 def is_killed(meld: Meld, rules: Rules) -> bool:
-    """Glenn's melds: a set or run of four cards is killed."""
-    return rules.glenn_melds and meld.kind != MeldKind.SEVEN and len(meld.cards) >= 4
+    """Glenn's melds: whether the meld's open part (the whole meld, or the branch started last
+    on it) has reached four cards, so that it is killed (:func:`hoola.games.hoola.glenn.kill`)."""
+    if not rules.glenn_melds:
+        return False
+    return len(meld.cards) - (meld.branches[-1].at if meld.branches else 0) >= 4
 
 
 # -- finding ------------------------------------------------------------------------------------
@@ -338,15 +315,18 @@ def meld_key(rules: Rules, jokers: int) -> MeldKey:
 class MeldTable(Generic[T]):
     """The new melds of every slot, each made into what the caller lists (``make``), filled in as
     hands ask for them; and after each suit's runs, what ``per_suit`` makes of the suit's
-    pattern, if given (a caller listing more per suit looks each suit up once)."""
+    pattern, if given (a caller listing more per suit looks each suit up once). With ``orders``
+    (Glenn's building, where a set lies as written) a set of three comes in every order."""
 
-    __slots__ = ("key", "make", "per_suit", "runs", "sets")
+    __slots__ = ("key", "make", "orders", "per_suit", "runs", "sets")
 
     def __init__(self, key: MeldKey, make: Callable[[MeldOption], T],
-                 per_suit: Callable[[int, int], tuple[T, ...]] | None = None) -> None:
+                 per_suit: Callable[[int, int], tuple[T, ...]] | None = None,
+                 orders: bool = False) -> None:
         self.key = key
         self.make = make
         self.per_suit = per_suit
+        self.orders = orders
         self.runs: list[tuple[T, ...] | None] = [None] * RUN_SLOTS
         self.sets: list[tuple[T, ...] | None] = [None] * SET_SLOTS
 
@@ -377,8 +357,10 @@ class MeldTable(Generic[T]):
             slot = (rank << 4) | _column(mask, rank)
             got = sets[slot]
             if got is None:
-                got = sets[slot] = tuple(self.make(o) for o in _rank_sets(rank, slot & 15,
-                                                                          self.key))
+                options = _rank_sets(rank, slot & 15, self.key)
+                if self.orders:
+                    options = set_orders(options)
+                got = sets[slot] = tuple(self.make(o) for o in options)
             found.extend(got)
 
 
@@ -448,6 +430,18 @@ def _find_rank_sets(rank: int, column: int, key: MeldKey) -> list[MeldOption]:
         for size in range(2, min(k, top - 1) + 1):
             found.extend(((*combo, JOKER), None) for combo in combinations(held, size))
     return found
+
+
+def set_orders(options: Sequence[MeldOption]) -> tuple[MeldOption, ...]:
+    """Sets of three in every order (Glenn's building: the last card written is the top card);
+    a set of four is killed as it is laid, so its order does not matter."""
+    found: list[MeldOption] = []
+    for cards, joker_as in options:
+        if len(cards) == 3:
+            found.extend((order, joker_as) for order in permutations(cards))
+        else:
+            found.append((cards, joker_as))
+    return tuple(found)
 
 
 def _same(option: MeldOption) -> MeldOption:
@@ -541,12 +535,14 @@ def _find_takes(mask: int, jokers: int, card: int, rules: Rules) -> tuple[TakeOp
 
 class TakeTable(Generic[T]):
     """The ways to take a card (:func:`find_takes`), each made into what the caller lists
-    (``make(card, option)``), by what they depend on, filled in as hands ask for them."""
+    (``make(card, option)``), by what they depend on, filled in as hands ask for them. With
+    ``orders`` (Glenn's building) a set's two cards from hand come in both orders."""
 
-    __slots__ = ("made", "make")
+    __slots__ = ("made", "make", "orders")
 
-    def __init__(self, make: Callable[[int, TakeOption], T]) -> None:
+    def __init__(self, make: Callable[[int, TakeOption], T], orders: bool = False) -> None:
         self.make = make
+        self.orders = orders
         self.made: dict[TakeKey, tuple[T, ...]] = {}
 
     def add(self, mask: int, jokers: int, card: int, rules: Rules, found: list[T]) -> None:
@@ -557,9 +553,22 @@ class TakeTable(Generic[T]):
         got = self.made.get(key)
         if got is None:
             make = self.make
-            got = self.made[key] = tuple(make(card, o)
-                                         for o in _find_takes(mask, jokers, card, rules))
+            options = _find_takes(mask, jokers, card, rules)
+            if self.orders:
+                options = _take_orders(card, options)
+            got = self.made[key] = tuple(make(card, o) for o in options)
         found.extend(got)
+
+
+def _take_orders(card: int, options: Sequence[TakeOption]) -> tuple[TakeOption, ...]:
+    """The ways to take ``card`` with a set's two cards in both orders (Glenn's building: the
+    last card written is the set's top card); a run lies low to high whatever the order."""
+    found: list[TakeOption] = []
+    for pair, joker_as in options:
+        found.append((pair, joker_as))
+        if all(c == JOKER or c % 13 == card % 13 for c in pair):
+            found.append(((pair[1], pair[0]), joker_as))
+    return tuple(found)
 
 
 def _takes(mask: int, jokers: int, card: int, wrap: bool) -> list[TakeOption]:
@@ -596,7 +605,6 @@ def _takes(mask: int, jokers: int, card: int, wrap: bool) -> list[TakeOption]:
     return options
 
 
-AddOption = tuple[int, int, int | None]
 AddTargets = tuple[tuple[AddOption, ...], int]
 
 
@@ -629,6 +637,10 @@ def add_targets(table: Sequence[Meld], rules: Rules,
 
 def meld_targets(meld: Meld, rules: Rules) -> tuple[AddOption, ...]:
     """What one meld takes, in :func:`add_targets`' order."""
+    if rules.glenn_melds:
+        from hoola.games.hoola.glenn import targets as top_targets  # glenn builds on melds
+
+        return top_targets(meld, rules)
     if meld.kind == MeldKind.SET:
         if len(meld.cards) >= 4 or (meld.rank == SEVEN and not rules.seven_set_extend):
             return ()
@@ -641,8 +653,6 @@ def meld_targets(meld: Meld, rules: Rules) -> tuple[AddOption, ...]:
     if meld.kind == MeldKind.SEVEN:
         targets = [make_card(SEVEN - 1, meld.suit), make_card(SEVEN + 1, meld.suit)]
     else:
-        if rules.glenn_melds and len(meld.cards) >= 4:
-            return ()
         targets = sorted({_position_card(p, meld.suit) for p in _end_positions(meld, rules)})
     options = []
     for c in targets:

@@ -31,6 +31,7 @@ from hoola.games.hoola.actions import (
     Sevens,
     Take,
 )
+from hoola.games.hoola.glenn import parts
 from hoola.games.hoola.melds import Meld, MeldKind
 
 __all__ = [
@@ -176,6 +177,12 @@ def _owned(table: Sequence[Meld], seat: int) -> list[Meld]:
     return [m for m in table if m.owner == seat]
 
 
+def _owned_parts(table: Sequence[Meld], seat: int) -> list[Meld]:
+    """The sets and runs a seat owns: with Glenn's building (ruling 21) each part of a meld, the
+    meld laid down and every branch built on it, is a set or run of its own."""
+    return [part for m in table if m.owner == seat for part in parts(m)]
+
+
 def feat_achieved(feat: str, *, end: str, winner: int, table: Sequence[Meld],
                   history: Sequence[Action], dealer: int, in_deal: Sequence[bool],
                   winner_points: int) -> bool:
@@ -194,11 +201,13 @@ def feat_achieved(feat: str, *, end: str, winner: int, table: Sequence[Meld],
         return end == "knock" and _last_knocker(history) == winner \
             and winner_points <= KNOCK_LOW
     if feat == "quad":
-        return any(m.kind == MeldKind.SET and len(m.cards) >= 4 for m in _owned(table, winner))
+        return any(m.kind == MeldKind.SET and len(m.cards) >= 4
+                   for m in _owned_parts(table, winner))
     if feat == "long-run":
-        return any(m.kind == MeldKind.RUN and len(m.cards) >= 5 for m in _owned(table, winner))
+        return any(m.kind == MeldKind.RUN and len(m.cards) >= 5
+                   for m in _owned_parts(table, winner))
     if feat == "corner":
-        for m in _owned(table, winner):
+        for m in _owned_parts(table, winner):
             if m.kind == MeldKind.RUN:
                 ranks = {f % 13 for f in m.faces if f >= 0}
                 if {12, 0, 1} <= ranks:

@@ -36,6 +36,7 @@ def tell(record: Record) -> Iterator[str]:
             yield f"  {name}: {format_cards(state.hand(q))}"
         yield f"  upcard {format_cards([state.discards[-1]])}, stock {len(state.stock)} cards"
         for k, text in enumerate(d.actions, 1):
+            pile = len(state.discards)
             try:
                 record_ = state.apply(parse_action(text, names))
             except HoolaError as exc:
@@ -49,7 +50,13 @@ def tell(record: Record) -> Iterator[str]:
                 if isinstance(record_, Draw) and record_.card is not None else ""
             yield f"{k:3}. {shown}{drawn}"
             if record_.verb in ("meld", "add", "take"):
-                yield from ("       " + line.strip() for line in describe_table(state.table, names))
+                # Glenn's building (ruling 21): a killed meld or branch went under the pile.
+                killed = len(state.discards) - pile + (record_.verb == "take")
+                if killed > 0:
+                    yield (f"       killed: {format_cards(state.discards[:killed])} (to the "
+                           "bottom of the discard pile)")
+                yield from ("       " + line.strip() for line in describe_table(
+                    state.table, names, stacks=rules.glenn_melds))
         if state.result is not None:
             yield from describe_settlement(state.result, names,
                                            [state.hand(q) for q in range(state.n)])

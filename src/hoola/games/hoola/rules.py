@@ -1,8 +1,8 @@
 """Rule options as data: one frozen :class:`Rules` value and the named presets.
 
 Keys and presets follow ``shared/spec/hoola-rules.md``; the options the project adds for variations
-the spec does not name yet (``knock_rule``, ``hertzog_no_meld_stake``, ``glenn_melds``) are in
-``docs/rulings.md``.
+the spec does not name yet (``knock_rule``, ``hertzog_no_meld_stake``) are in ``docs/rulings.md``,
+with how the engine reads ruling 21 (``glenn_melds``).
 
 >>> r = Rules.preset("classic")
 >>> r.claims, r.four_sevens_timing
@@ -210,8 +210,8 @@ OPTION_DOCS: dict[str, OptionDoc] = _options(
               "the limit, or Hertzog's dealer holding one card", ("limit", "dealer-one-card")),
     OptionDoc("hertzog_no_meld_stake", "number", "with payments = \"hertzog\": what a loser "
               "who melded nothing pays"),
-    OptionDoc("glenn_melds", "bool", "Glenn's killed melds: a meld reaching four cards leaves "
-              "the table"),
+    OptionDoc("glenn_melds", "bool", "Glenn's building (ruling 21): runs and sets are built on "
+              "a meld's top card, and a meld or branch reaching four cards is killed"),
 )
 
 
@@ -434,8 +434,9 @@ PRESET_DOCS: dict[str, PresetDoc] = {d.name: d for d in (
               "pagat: the rules with sevens now rarely played."),
     PresetDoc("hertzog", "Hertzog's 3/2/1 payments; only the dealer holding one card may stop "
               "the play.", "pagat doubtful variant 2."),
-    PresetDoc("glenn", "Glenn's killed melds: a meld that reaches four cards leaves the table.",
-              "pagat doubtful variant 3 (docs/rulings.md)."),
+    PresetDoc("glenn", "Glenn's building: runs and sets built on a meld's top card; a meld or "
+              "branch that reaches four cards leaves the table.",
+              "pagat doubtful variant 3 (ruling 21; docs/rulings.md)."),
     PresetDoc("court-ten", "Picture cards count ten; a daepang is seven court cards.",
               "pagat doubtful variant 1, Rummy Rulebook note 5."),
 )}

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
 from functools import partial
+from itertools import permutations
 from typing import Any, ClassVar, Final
 
 from hoola.core.cards import JOKER, SEVEN, card_mask, cards_of, format_card, format_cards
@@ -44,6 +45,7 @@ from hoola.games.hoola.actions import (
     parse_action,
 )
 from hoola.games.hoola.deal import HAND_SIZE, Deal, check_jokers, complete_stock
+from hoola.games.hoola.glenn import kill, top_text
 from hoola.games.hoola.inputs import (
     MAX_PLAYERS,
     check_action,
@@ -151,6 +153,9 @@ def _take_action(p: int, card: int, option: TakeOption) -> Take:
 # Seat p's ways to take a card (melds.TakeTable).
 _TAKE_TABLES: Final[tuple[TakeTable[Action], ...]] = tuple(
     TakeTable(partial(_take_action, p)) for p in range(MAX_PLAYERS))
+# The same with Glenn's building, where a set's two cards from hand come in both orders.
+_ORDERED_TAKE_TABLES: Final[tuple[TakeTable[Action], ...]] = tuple(
+    TakeTable(partial(_take_action, p), orders=True) for p in range(MAX_PLAYERS))
 
 
 def _add_action(p: int, card: int, on: int | None, joker_as: int | None) -> Add:
@@ -198,6 +203,8 @@ class Switches:
         self.grouping_sevens = rules.grouping_sevens
         self.lay_off_needs_own_meld = rules.lay_off_needs_own_meld
         self.claim_purposes = rules.claim_for_blast_or_sevens
+        # Each seat's ways to take a discard (melds.TakeTable).
+        self.takes = _ORDERED_TAKE_TABLES if rules.glenn_melds else _TAKE_TABLES
         # Rules under which a move may be refused for how it leaves the hand (going out).
         self.out_rules = rules.discard_to_go_out or rules.hoola_only_out or rules.glenn_melds
         # A hand's points by table when it holds no joker: for a knock (None when a quad in
@@ -447,7 +454,7 @@ class DealState(Verbs):
             card = self._takeable_card(p)
             if card is not None:
                 if may_take(mask, jokers, card, rules):
-                    _TAKE_TABLES[p].add(mask, jokers, card, rules, acts)
+                    on.takes[p].add(mask, jokers, card, rules, acts)
                 if on.claim_purposes:
                     acts.extend(self._claim_purposes(p, card))
             return self._fit_out_rules(p, acts) if on.out_rules else acts
@@ -467,8 +474,10 @@ class DealState(Verbs):
                     for o in adds_from(kept[1], mask, jokers):
                         add = added.get((p, o))
                         if add is None:
-                            add = added[(p, o)] = _add_action(
-                                p, o[0], self._target_card(o[1], o[0], o[2]), o[2])
+                            target = self._target_card(o[1], o[0], o[2])
+                            add = added[(p, o)] = _add_action(p, o[0], target, o[2]) \
+                                if target is not None else Add(p, o[0], meld_id=o[1],
+                                                               joker_as=o[2])
                         acts.append(add)
             if jokers:
                 acts.append(_DISCARD[p][JOKER])
@@ -479,7 +488,7 @@ class DealState(Verbs):
             acts.append(_SEVENS[p])
         card = self._takeable_card(p)
         if card is not None:
-            _TAKE_TABLES[p].add(mask, jokers, card, self.rules, acts)
+            on.takes[p].add(mask, jokers, card, self.rules, acts)
             acts.extend(self._claim_purposes(p, card))
         return self._fit_out_rules(p, acts)
 
@@ -543,10 +552,14 @@ class DealState(Verbs):
             return []
         acts: list[Action] = []
         for meld in self.table:
-            if meld.kind == MeldKind.SEVEN:
+            if meld.kind == MeldKind.SEVEN and not meld.branches:  # nothing built on it
                 for i in range(len(held)):
                     for j in range(i + 1, len(held)):
-                        acts.append(NewMeld(p, tuple(sorted((held[i], held[j], meld.cards[0])))))
+                        cards = tuple(sorted((held[i], held[j], meld.cards[0])))
+                        if self.rules.glenn_melds:  # ruling 21: a set lies as written
+                            acts.extend(NewMeld(p, order) for order in permutations(cards))
+                        else:
+                            acts.append(NewMeld(p, cards))
         return acts
 
     def _meld_table(self, p: int, jokers: int) -> MeldTable[Action]:
@@ -556,7 +569,8 @@ class DealState(Verbs):
         table = _MELD_TABLES.get((p, key))
         if table is None:
             table = _MELD_TABLES[(p, key)] = MeldTable(key, partial(_new_meld, p),
-                                                       partial(_discards, p))
+                                                       partial(_discards, p),
+                                                       orders=self.rules.glenn_melds)
         self._on.melds[2 * p + key[3]] = table
         return table
 
@@ -568,7 +582,11 @@ class DealState(Verbs):
         return kept
 
     def _target_card(self, meld_id: int, card: int, joker_as: int | None) -> int | None:
+        """The card an addition names its meld by (None: name the meld by its number)."""
         meld = self._meld_by_id(meld_id)
+        if self.rules.glenn_melds:  # ruling 21: the card is built on the top card
+            top = meld.cards[-1]
+            return None if top == JOKER else top
         naturals = meld.naturals()
         if meld.kind != MeldKind.RUN:
             return naturals[0]
@@ -852,8 +870,8 @@ class DealState(Verbs):
         from_hand = tuple(c for c in a.cards if grouped is None or c != grouped.cards[0])
         self._need_in_hand(p, from_hand, what)
         if grouped is not None:
-            meld = Meld(self.next_meld_id, p, MeldKind.SET, tuple(sorted(a.cards)),
-                        tuple(sorted(a.cards)), rank=SEVEN)
+            laid = tuple(a.cards) if self.rules.glenn_melds else tuple(sorted(a.cards))
+            meld = Meld(self.next_meld_id, p, MeldKind.SET, laid, laid, rank=SEVEN)
         else:
             meld = new_meld(a.cards, a.joker_as, self.rules, owner=p, meld_id=self.next_meld_id)
         left = self._hand_size(p) - len(from_hand)
@@ -871,7 +889,8 @@ class DealState(Verbs):
         if len(off_hand) != 1:
             return None
         for meld in self.table:
-            if meld.kind == MeldKind.SEVEN and meld.cards[0] == off_hand[0]:
+            if meld.kind == MeldKind.SEVEN and meld.cards[0] == off_hand[0] \
+                    and not meld.branches:
                 return meld
         return None
 
@@ -899,6 +918,11 @@ class DealState(Verbs):
                 (m for m in self.table if a.on in m.faces), None)
         if meld is None:
             raise _illegal(f"cannot {what}: no meld on the table holds {target}", "no-such-meld")
+        if rules.glenn_melds and a.on is not None and a.on not in (meld.cards[-1],
+                                                                   meld.faces[-1]):
+            raise _illegal(f"cannot {what}: {target} is not the top card of m{meld.id} (the top "
+                           f"card is {top_text(meld)}), and with Glenn's building a card goes "
+                           "only on a meld's top card (ruling 21)", "not-top-card")
         grown = extend_meld(meld, a.card, a.joker_as, rules)
         left = self._hand_size(p) - 1
         if left <= 1:
@@ -1040,8 +1064,12 @@ class DealState(Verbs):
             self.melded = put(self.melded, p, True)
             index = next(i for i, m in enumerate(self.table) if m.id == grown.id)
             if is_killed(grown, self.rules):
-                self.table = self.table[:index] + self.table[index + 1:]
-                self.discards[0:0] = list(grown.cards)
+                # Glenn's building (ruling 21): the open part's four cards go to the bottom of
+                # the discard pile; what lay beneath them stays.
+                remains, killed = kill(grown)
+                self.discards[0:0] = list(killed)
+                self.table = self.table[:index] + self.table[index + 1:] if remains is None \
+                    else put(self.table, index, remains)
             else:
                 self.table = put(self.table, index, grown)
             if a.card != JOKER and a.card % 13 == SEVEN:

@@ -7,9 +7,10 @@ from fractions import Fraction
 from typing import Final
 
 from hoola.core.cards import format_cards
+from hoola.core.records import format_number
 from hoola.games.hoola.actions import Action, Knock
+from hoola.games.hoola.glenn import parts_text, top_text
 from hoola.games.hoola.melds import Meld
-from hoola.games.hoola.records import format_number
 from hoola.games.hoola.scoring import Settlement
 
 __all__ = ["agree", "describe_end", "describe_settlement", "describe_table", "knocker_of",
@@ -97,14 +98,22 @@ def describe_end(result: Settlement, names: Sequence[str], knocker: int | None =
            f"{_win(names, winners, me)}{with_low}."
 
 
-def describe_table(table: Sequence[Meld], names: Sequence[str]) -> list[str]:
-    """One line a meld, grouped by owner."""
+def describe_table(table: Sequence[Meld], names: Sequence[str],
+                   stacks: bool = False) -> list[str]:
+    """One line a meld, grouped by owner; with ``stacks`` (Glenn's building, ruling 21) each
+    meld's top card, and its parts once a branch stands on it."""
     lines = []
     for owner, name in enumerate(names):
         mine = [m for m in table if m.owner == owner]
         if mine:
-            lines.append(f"  {name}: " + "   ".join(f"[m{m.id} {m}]" for m in mine))
+            lines.append(f"  {name}: " + "   ".join(f"[m{m.id} {m}{_stack(m) if stacks else ''}]"
+                                                  for m in mine))
     return lines or ["  (no melds yet)"]
+
+
+def _stack(m: Meld) -> str:
+    """``, top Ts: set 9d 9h 9s, run 9s Ts``: the top card, the parts once there are several."""
+    return f", top {top_text(m)}" + (f": {parts_text(m)}" if m.branches else "")
 
 
 def describe_settlement(result: Settlement, names: Sequence[str],

@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 from hoola.core.cards import format_card, format_cards
 from hoola.core.table import Moment, Score, Table, Zone
 from hoola.games.hoola.actions import Action, format_action
+from hoola.games.hoola.glenn import parts, parts_text, top_text
 from hoola.games.hoola.melds import Meld
 from hoola.games.hoola.missions import Mission
 from hoola.games.hoola.rules import Rules
@@ -103,7 +104,11 @@ class View(NamedTuple):
                               owner=q, count=self.hand_sizes[q],
                               cards=None if cards is None else tuple(format_cards(cards).split()),
                               note="" if self.in_deal[q] else "out"))
+        glenn = self.rules.glenn_melds
         for m in self.melds:
+            if glenn:
+                zones.append(_stack_zone(m, self.names[m.owner]))
+                continue
             zones.append(Zone(f"m{m.id}", "meld", f"m{m.id} ({self.names[m.owner]})",
                               owner=m.owner, cards=tuple(str(m).split()), note=f"m{m.id}"))
         zones.append(Zone("discard", "discard", "Discard pile",
@@ -112,6 +117,8 @@ class View(NamedTuple):
         if self.mission is not None:
             # A zone of no cards: every front end prints its label with the middle of the table.
             zones.append(Zone("mission", "pile", self.mission_text(), count=0))
+        if self.result is not None:
+            zones.append(self._settlement())
         scores: list[Score] = []
         if self.result is not None:
             r = self.result
@@ -126,6 +133,19 @@ class View(NamedTuple):
         log = tuple(format_action(a, self.names) for a in self.history[-12:])
         return Table(zones=tuple(zones), moment=moment, names=self.names, scores=tuple(scores),
                      log=log)
+
+    def _settlement(self) -> Zone:
+        """The settlement told to this seat, a zone of no cards: how play ended (its label) and
+        who pays what and why, line by line (its note), as
+        :func:`~hoola.games.hoola.text.describe_settlement` tells it (the points in hand are the
+        ``Points`` score line)."""
+        from hoola.games.hoola.text import describe_settlement, knocker_of
+
+        assert self.result is not None
+        end, *lines = describe_settlement(self.result, self.names, me=self.player,
+                                          knocker=knocker_of(self.history))
+        told = [line.strip() for line in lines if not line.endswith(" points in hand")]
+        return Zone("settlement", "pile", end, count=0, note="\n".join(told))
 
     def mission_text(self) -> str:
         """The deal's mission for people (ruling 20), with its outcome once play has ended:
@@ -164,8 +184,7 @@ class View(NamedTuple):
             "melded": list(self.melded),
             "own_meld": list(self.own_meld),
             "had_turn": list(self.had_turn),
-            "table": [{"id": m.id, "owner": m.owner, "kind": m.kind.name.lower(),
-                       "cards": str(m).split()} for m in self.melds],
+            "table": [_meld_json(m, self.rules.glenn_melds) for m in self.melds],
             "discards": format_cards(self.discards).split(),
             "claimable": format_card(self.claimable) if self.claimable is not None else None,
             "claim_open": self.claim_open,
@@ -185,6 +204,28 @@ class View(NamedTuple):
                                "achieved": None if self.result is None
                                else self.result.mission_achieved}
         return data
+
+
+def _meld_json(m: Meld, stacks: bool) -> dict[str, Any]:
+    """A meld as JSON-ready data; with Glenn's building (ruling 21) also its top card and its
+    parts (the meld laid down, then each branch, holding its first card)."""
+    data: dict[str, Any] = {"id": m.id, "owner": m.owner, "kind": m.kind.name.lower(),
+                            "cards": str(m).split()}
+    if stacks:
+        data["top"] = top_text(m)
+        data["parts"] = [{"kind": part.kind.name.lower(), "cards": str(part).split()}
+                         for part in parts(m)]
+    return data
+
+
+def _stack_zone(m: Meld, owner: str) -> Zone:
+    """A meld under Glenn's building (ruling 21): its cards as they lie, the top card last, and
+    the top card (what every addition is built on) in its label and note, with its parts once a
+    branch stands on it."""
+    top = top_text(m)
+    built = f": {parts_text(m)}" if m.branches else ""
+    return Zone(f"m{m.id}", "meld", f"m{m.id} ({owner}), top {top}{built}", owner=m.owner,
+                cards=tuple(str(m).split()), note=f"m{m.id} top {top}")
 
 
 def _plain(value: Any) -> Any:

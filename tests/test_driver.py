@@ -15,7 +15,7 @@ from hoola.bots import BOTS, RandomBot, make_bot
 from hoola.core.cards import parse_card, parse_cards
 from hoola.core.driver import Arrival, LiveClock, Race, next_action, play_deal
 from hoola.core.errors import IllegalActionError
-from hoola.core.flow import Moment, Settled
+from hoola.core.flow import Moment
 from hoola.core.game import GameState, Player
 from hoola.core.registry import get_game
 from hoola.games.hoola.actions import Action, Draw, Take, format_action, parse_action
@@ -229,7 +229,7 @@ class Fixed:
         self.asked = list(views)
         return self.arrivals
 
-    def heard(self, state: GameState, moment: Moment, settled: Settled,
+    def heard(self, state: GameState, moment: Moment, chosen: Any,
               arrivals: Sequence[Arrival]) -> None:
         pass
 

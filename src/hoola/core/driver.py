@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from hoola.core.errors import IllegalActionError
-from hoola.core.flow import FlowError, Moment, Settled, close, decide, settle
+from hoola.core.flow import FlowError, Moment, close, decide
 from hoola.core.game import GameState, Player
 
 __all__ = ["REACTION", "Arrival", "Clock", "Instant", "LiveClock", "Person", "Race", "next_action",
@@ -73,9 +73,9 @@ class Clock(Protocol):
         """Every decision of the window's seats (``views`` in turn order), with its time."""
         ...
 
-    def heard(self, state: GameState, moment: Moment, settled: Settled,
+    def heard(self, state: GameState, moment: Moment, chosen: Any,
               arrivals: Sequence[Arrival]) -> None:
-        """Hear how the window ended, before its action is played."""
+        """Hear that the window ends with ``chosen``, before it is played."""
         ...
 
 
@@ -94,7 +94,7 @@ class Instant:
             self.rng.shuffle(order)
         return [Arrival(q, players[q].act(views[q])) for q in order]
 
-    def heard(self, state: GameState, moment: Moment, settled: Settled,
+    def heard(self, state: GameState, moment: Moment, chosen: Any,
               arrivals: Sequence[Arrival]) -> None:
         """Nothing to tell."""
 
@@ -152,12 +152,12 @@ def next_action(state: GameState, players: Sequence[Player], clock: Clock | None
         if arrival.seat in moment.mandatory:
             closes = arrival.at  # the seat to move moved: the window closes
     close(moment)
-    settled = settle(state, moment)
-    if settled is None or settled.action is None:
+    chosen = state.resolve(moment.decisions)
+    if chosen is None:
         who = ", ".join(state.names[q] for q in sorted(moment.mandatory)) or "the seat to move"
         raise IllegalActionError(f"{who} must act now and cannot pass", "must-act")
-    clock.heard(state, moment, settled, arrivals)
-    return settled.action
+    clock.heard(state, moment, chosen, arrivals)
+    return chosen
 
 
 # -- one person against bots, in real time -----------------------------------------------------
@@ -264,12 +264,10 @@ class LiveClock:
             return Arrival(self.person, None, math.inf)
         return Arrival(self.person, got[0], got[1])
 
-    def heard(self, state: GameState, moment: Moment, settled: Settled,
+    def heard(self, state: GameState, moment: Moment, chosen: Any,
               arrivals: Sequence[Arrival]) -> None:
         """Wait until the winning bot's decision is due, and tell the person how the race went."""
-        winner = settled.action
-        if winner is None:
-            return
+        winner = chosen
         me = self.person
         by = {a.seat: a for a in arrivals}
         won = by.get(winner.player)

@@ -37,6 +37,7 @@ Steps = Callable[[int], int]  # plays one game from a seed; returns the steps ta
 OURS = {  # name -> (game or preset, players)
     "hoola pagat 4p": ("pagat", 4),
     "hoola pagat 2p": ("pagat", 2),
+    "kalookie british 4p": ("british", 4),
     "sedma 2p": ("sedma", 2),
     "hola 4p": ("hola", 4),
     "ristikontra 4p": ("ristikontra", 4),

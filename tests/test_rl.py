@@ -27,7 +27,8 @@ from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, see
 
 # Every family at two table sizes, and the presets that change the action set or the table.
 SUITES = [("sedma", 2), ("sedma", 4), ("hola", 4), ("sedmice", 4), ("ristikontra", 2),
-          ("hoola", 2), ("hoola", 4), ("glenn", 3), ("online", 4)]
+          ("hoola", 2), ("hoola", 4), ("glenn", 3), ("online", 4), ("kalookie", 2),
+          ("kalookie", 4), ("scarne", 3), ("three-deck", 4)]
 
 
 def _game(name: str) -> tuple[Game, Any]:
@@ -58,7 +59,8 @@ def states(name: str, players: int, seed: int) -> Iterator[GameState]:
 
 PRESETS = [("sedma", 2), ("sedma", 4), ("hola", 4), ("hola", 6), ("sedmice", 4),
            ("sedmice-croatian", 4), ("ristikontra", 4), ("ristiklappi", 2),
-           *[(p.name, n) for p in get_game("hoola").presets() for n in (2, 4)]]
+           *[(p.name, n) for p in get_game("hoola").presets() for n in (2, 4)],
+           *[(p.name, n) for p in get_game("kalookie").presets() for n in (2, 4)]]
 
 
 def observed(encoding: Any, view: Any) -> tuple[bytes, bytes, str]:
@@ -236,7 +238,8 @@ def test_the_gym_seat_plays_against_bots_and_is_paid_its_own_result() -> None:
 
 SPIEL = ["python_capture(preset=sedma,players=2)", "python_capture(preset=hola,players=4)",
          "python_capture(preset=ristikontra,players=2)", "python_hoola(preset=pagat,players=4)",
-         "python_hoola(preset=two-player,players=2)", "python_hoola(preset=online,players=5)"]
+         "python_hoola(preset=two-player,players=2)", "python_hoola(preset=online,players=5)",
+         "python_kalookie(preset=british,players=4)", "python_kalookie(preset=scarne,players=2)"]
 
 
 @pytest.mark.parametrize("name", SPIEL)

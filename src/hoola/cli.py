@@ -343,6 +343,9 @@ def _json_value(value: object) -> object:
 @click.option("--external", "-x", "externals", multiple=True, metavar="NAME=COMMAND",
               help="An external bot speaking docs/protocol.md, usable as NAME in --bots; a bot "
                    "that breaks the protocol forfeits the deal (docs/bots.md).")
+@click.option("--python", "pythons", multiple=True, metavar="NAME=FILE:CLASS",
+              help="A bot written in Python: the class CLASS of FILE, made for each seat with "
+                   "its seed and options (NAME:key=value in --bots), usable as NAME in --bots.")
 @click.option("--plot", "plot_dir", type=click.Path(file_okay=False, path_type=Path),
               default=None, help="Write PNG charts into this folder.")
 @click.option("--records", "records_dir", type=click.Path(file_okay=False, path_type=Path),
@@ -353,8 +356,9 @@ def _json_value(value: object) -> object:
               help="Compare rule presets (end types, stakes, the dealer's and seats' edge).")
 def sim(game_name: str, bots: str | None, deals: int, players: int | None, preset: str | None,
         options: tuple[str, ...], duplicate: bool, match_deals: int, round_robin: bool,
-        seed: int, workers: int | None, externals: tuple[str, ...], plot_dir: Path | None,
-        records_dir: Path | None, ray_address: str | None, compare: str | None) -> None:
+        seed: int, workers: int | None, externals: tuple[str, ...], pythons: tuple[str, ...],
+        plot_dir: Path | None, records_dir: Path | None, ray_address: str | None,
+        compare: str | None) -> None:
     """Play many deals of any game between bots and report stakes, win rates, end types and
     ratings."""
     from hoola.sim.cli import run_sim
@@ -363,7 +367,7 @@ def sim(game_name: str, bots: str | None, deals: int, players: int | None, prese
             options=parse_option_values(options), duplicate=duplicate, match_deals=match_deals,
             round_robin=round_robin, seed=seed, workers=workers, externals=externals,
             plot_dir=plot_dir, records_dir=records_dir, ray_address=ray_address, compare=compare,
-            game_name=game_name)
+            game_name=game_name, pythons=pythons)
 
 
 @cli.command()

@@ -11,11 +11,13 @@ from hoola.core.registry import resolve
 from hoola.rl.capture import CaptureEncoding
 from hoola.rl.encoding import Encoding
 from hoola.rl.hoola import HoolaEncoding
+from hoola.rl.kalookie import KalookieEncoding
 
 __all__ = ["ENCODINGS", "encoding_for", "resolve_game"]
 
 ENCODINGS: dict[str, Callable[[Game, Any, int], Encoding]] = {
     "hoola": HoolaEncoding,
+    "kalookie": KalookieEncoding,
     "capture": CaptureEncoding,
 }
 """Each game family's encoding, by the game's registered name."""

@@ -1,6 +1,6 @@
-"""The games in OpenSpiel: ``python_hoola`` and ``python_capture`` registered from Python, a deal
-each, the preset and the table size as parameters (``pyspiel.load_game("python_capture(
-preset=sedma,players=2)")``).
+"""The games in OpenSpiel: ``python_hoola``, ``python_kalookie`` and ``python_capture``
+registered from Python, a deal each, the preset and the table size as parameters
+(``pyspiel.load_game("python_capture(preset=sedma,players=2)")``).
 
 Chance is explicit. The deal is dealt card by card: each chance node lays the next card of the
 shuffled pack (an outcome is a card's place in the unshuffled pack, every remaining place equally
@@ -38,11 +38,17 @@ from hoola.core.flow import Moment, close, decide
 from hoola.core.game import GameState
 from hoola.rl.families import encoding_for, resolve_game
 
-__all__ = ["DEALS", "CaptureSpielGame", "HoolaSpielGame", "register"]
+__all__ = ["DEALS", "CaptureSpielGame", "HoolaSpielGame", "KalookieSpielGame", "register"]
 
 
 def _hoola_deal(rules: Any, names: Sequence[str], rng: random.Random) -> GameState:
     from hoola.games.hoola.state import DealState
+
+    return DealState.new(rules, list(names), rng=rng)
+
+
+def _kalookie_deal(rules: Any, names: Sequence[str], rng: random.Random) -> GameState:
+    from hoola.games.kalookie.state import DealState
 
     return DealState.new(rules, list(names), rng=rng)
 
@@ -55,12 +61,14 @@ def _capture_deal(rules: Any, names: Sequence[str], rng: random.Random) -> GameS
 
 DEALS: dict[str, Callable[[Any, Sequence[str], random.Random], GameState]] = {
     "hoola": _hoola_deal,
+    "kalookie": _kalookie_deal,
     "capture": _capture_deal,
 }
 """How each family deals from a random source (whose first shuffle lays the pack)."""
 
-_GAMES = {"python_hoola": ("hoola", "pagat", 4), "python_capture": ("capture", "sedma", 2)}
-_LENGTH = {"hoola": 3000, "capture": 400}  # decisions a deal may take, at most
+_GAMES = {"python_hoola": ("hoola", "pagat", 4), "python_kalookie": ("kalookie", "british", 4),
+          "python_capture": ("capture", "sedma", 2)}
+_LENGTH = {"hoola": 3000, "kalookie": 6000, "capture": 400}  # decisions a deal takes, at most
 
 
 class _Pack(random.Random):
@@ -293,6 +301,7 @@ def _game_type(short_name: str) -> Any:
 # pyspiel keeps what is registered until the interpreter ends: module-level classes, which
 # outlive its registry (a function made on the fly would be freed by it without the GIL).
 _HOOLA_TYPE = _game_type("python_hoola")
+_KALOOKIE_TYPE = _game_type("python_kalookie")
 _CAPTURE_TYPE = _game_type("python_capture")
 
 
@@ -303,6 +312,13 @@ class HoolaSpielGame(_Game):
         super().__init__(_HOOLA_TYPE, params or {})
 
 
+class KalookieSpielGame(_Game):
+    """``python_kalookie``: a Kalookie hand (parameters ``preset``, ``players``)."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        super().__init__(_KALOOKIE_TYPE, params or {})
+
+
 class CaptureSpielGame(_Game):
     """``python_capture``: a capture-game hand (parameters ``preset``, ``players``)."""
 
@@ -311,8 +327,10 @@ class CaptureSpielGame(_Game):
 
 
 def register() -> None:
-    """Register ``python_hoola`` and ``python_capture`` with pyspiel (once)."""
+    """Register ``python_hoola``, ``python_kalookie`` and ``python_capture`` with pyspiel
+    (once)."""
     known = set(pyspiel.registered_names())
-    for game_type, cls in ((_HOOLA_TYPE, HoolaSpielGame), (_CAPTURE_TYPE, CaptureSpielGame)):
+    for game_type, cls in ((_HOOLA_TYPE, HoolaSpielGame), (_KALOOKIE_TYPE, KalookieSpielGame),
+                           (_CAPTURE_TYPE, CaptureSpielGame)):
         if game_type.short_name not in known:
             pyspiel.register_game(game_type, cls)

@@ -20,7 +20,7 @@ from hoola.core.game import Game
 from hoola.core.registry import game_and_preset
 from hoola.sim.simulation import SimConfig, make_player
 
-__all__ = ["missing_extras", "parse_externals", "run_sim"]
+__all__ = ["missing_extras", "parse_externals", "parse_pythons", "run_sim"]
 
 _NAME = re.compile(r"[A-Za-z0-9_-]+")
 
@@ -80,6 +80,33 @@ def parse_externals(pairs: Sequence[str], game: Game | None = None) -> list[tupl
     return external
 
 
+def parse_pythons(pairs: Sequence[str], taken: Sequence[tuple[str, str]],
+                  game: Game | None = None) -> list[tuple[str, str]]:
+    """``NAME=FILE:CLASS`` pairs, each name new and each class loadable, as the lab's outside
+    bots (``python:FILE:CLASS``), else a usage error."""
+    from hoola.bots import bot_kinds
+    from hoola.bots.plugin import PREFIX, check_target
+
+    found: list[tuple[str, str]] = []
+    for pair in pairs:
+        name, sep, target = (part.strip() for part in pair.partition("="))
+        if not sep or not name or not target:
+            raise click.BadParameter(f"{pair!r} is not NAME=FILE:CLASS", param_hint="--python")
+        if not _NAME.fullmatch(name):
+            raise click.BadParameter(f"name {name!r}: use letters, digits, _ and - only",
+                                     param_hint="--python")
+        if name in bot_kinds(game) or name in dict([*taken, *found]):
+            raise click.BadParameter(f"name {name!r} is taken (by a bot kind, a level or "
+                                     "another outside bot): choose another",
+                                     param_hint="--python")
+        try:
+            check_target(target)
+        except ValueError as exc:
+            raise click.BadParameter(f"{name}: {exc}", param_hint="--python") from exc
+        found.append((name, PREFIX + target))
+    return found
+
+
 def _check_lineup(lineup: Sequence[str], external: Sequence[tuple[str, str]],
                   game: Game) -> None:
     """Build each bot once (no program starts): bad names and options fail here, not later."""
@@ -132,10 +159,11 @@ def run_sim(*, bots: str | None, deals: int, players: int | None, preset: str | 
             options: dict[str, object], duplicate: bool, match_deals: int, round_robin: bool,
             seed: int, workers: int | None, externals: Sequence[str], plot_dir: Path | None,
             records_dir: Path | None, ray_address: str | None, compare: str | None,
-            game_name: str | None = None) -> None:
+            game_name: str | None = None, pythons: Sequence[str] = ()) -> None:
     """Check the options, build the :class:`SimConfig` and run it (or the rules comparison)."""
     game, players, preset = _game_and_players(game_name, players, preset)
     external = parse_externals(externals, game)
+    external += parse_pythons(pythons, external, game)
     if bots is None:  # the game's own bots, strongest first, against random if it has one
         own = list(reversed(list(game.bots())))
         bots = ",".join(own if len(own) > 1 else [*own, "random"])

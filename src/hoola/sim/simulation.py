@@ -42,6 +42,8 @@ from multiprocessing import resource_tracker
 from typing import Any
 
 from hoola.bots.external import ExternalBot, ExternalBotError, close_all, stop_all
+from hoola.bots.plugin import PREFIX as PYTHON_BOT
+from hoola.bots.plugin import load_bot
 from hoola.core.driver import play_deal
 from hoola.core.game import Game, GameState, GameWithMissions, Match, MissionOutcome, Player
 from hoola.core.registry import DEFAULT_GAME, get_game
@@ -183,7 +185,7 @@ def _number(text: str) -> Any:
 def make_player(spec: str, seed: int | None, external: Sequence[tuple[str, str]] = (), *,
                 game: Game | str | None = None, rules: Any = None) -> Player:
     """The player a spec names for ``game`` (default hoola): a bot kind or level with options,
-    or an external bot's name.
+    an external bot's name, or a Python bot's (``external`` names it ``python:FILE:CLASS``).
 
     An external bot takes one option, ``timeout`` (seconds per decision, 10 by default); its
     program starts on its first message, its hello naming the game and ``rules``, and the caller
@@ -191,6 +193,8 @@ def make_player(spec: str, seed: int | None, external: Sequence[tuple[str, str]]
     """
     name, options = parse_spec(spec)
     commands = dict(external)
+    if name in commands and commands[name].startswith(PYTHON_BOT):
+        return load_bot(commands[name].removeprefix(PYTHON_BOT), seed, options)
     if name in commands:
         unknown = sorted(set(options) - {"timeout"})
         if unknown:

@@ -126,6 +126,8 @@ def determinize(view: View, rng: random.Random, infer: bool = False) -> DealStat
     each seat away from the cards its recent discards say it lacks: see the module)."""
     left = counts_of(unseen_cards(view))
     held = held_cards(view)
+    if view.hands is not None:  # every hand shown at a call-up: none of them is hidden
+        held = [list(h) for h in view.hands]
     for q, cards in enumerate(held):
         # Known cards beyond the hand's size or the unseen ones would mean a misread history.
         cards[:] = cards[:view.hand_sizes[q]] if q != view.player else []

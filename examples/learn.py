@@ -1,7 +1,8 @@
 """Train a policy on a game's Gymnasium environment in minutes on two cores: advantage
-actor-critic with action masks, in JAX (``pip install -e ".[rl,learn]"``).
+actor-critic with action masks, in JAX (``pip install -e ".[rl,learn,sim]"``: the lab for
+trying the policy).
 
-    python examples/learn.py                      # Sedma for two against random, ~3 minutes
+    python examples/learn.py                      # Sedma for two against random, ~1 minute
     python examples/learn.py --game hoola --rules two-player --players 2 --updates 300
 
 The learner sits at seat 0 against the project's bots (``--opponents``); a two-layer network
@@ -17,7 +18,9 @@ are saved as NumPy arrays (``--out``), which ``examples/policy_bot.py`` plays wi
 from __future__ import annotations
 
 import argparse
+import contextlib
 import time
+from pathlib import Path
 from typing import Any
 
 import jax
@@ -139,9 +142,12 @@ def main() -> None:
     out = args.out or f"{args.game}-policy.npz"
     saved = {k: np.asarray(v) for k, v in params.items()}
     np.savez(out, game=np.array(env.episode.game.name), **saved)
-    print(f"saved {out}; try it: hoola sim -g {args.game} -p {args.players} --python "
-          f"learned=examples/policy_bot.py:PolicyBot --bots learned:weights={out},random "
-          f"-n 2000")
+    bot = Path(__file__).resolve().with_name("policy_bot.py")
+    with contextlib.suppress(ValueError):  # run from elsewhere: the whole path
+        bot = bot.relative_to(Path.cwd())
+    print(f"saved {out}; try it (pip install -e \".[sim]\" first): hoola sim -g {args.game} "
+          f"-p {args.players} --python learned={bot}:PolicyBot --bots "
+          f"learned:weights={out},random -n 2000")
 
 
 if __name__ == "__main__":

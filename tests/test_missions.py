@@ -437,18 +437,20 @@ def test_pagat_with_missions_scores_like_pagat_when_the_mission_fails() -> None:
 
 
 def test_the_plain_game_shows_the_mission_from_the_deals_start(tmp_path: Path) -> None:
-    """Hoola's own plain game puts the mission above the table at every question, and its
+    """The plain game puts the mission with the middle of the table at every question, and its
     outcome in the settlement."""
     import io
 
-    from hoola.terminal.hoola_plain import run_terminal_game
+    from hoola.core.registry import get_game
+    from hoola.terminal.plain import run_plain_game
+    from hoola.terminal.saves import SavedGame
 
     out = io.StringIO()
     answers = iter(["1"] * 400)
-    run_terminal_game(Rules.preset("online-missions"), players=3, seed=11,
-                      save=tmp_path / "g.toml", read=lambda _p: next(answers), out=out,
-                      bot_reaction=(0, 0))
+    saved = SavedGame.new(get_game("hoola"), preset="online-missions", players=3,
+                          bots=("greedy",), seed=11, deals=1, path=tmp_path / "g.toml")
+    run_plain_game(saved, read=lambda _p: next(answers), out=out, bot_reaction=(0, 0))
     text = out.getvalue()
-    first_table = text.index("Table:")
-    assert "(the project's own list)" in text[:first_table]
+    first_hand = text.index("Your hand:")
+    assert "(the project's own list)" in text[:first_hand]
     assert text.count("Mission ") >= 2

@@ -11,18 +11,19 @@ from click.testing import CliRunner
 
 from hoola.cli import cli
 from hoola.core.errors import RecordError
+from hoola.core.registry import get_game
 from hoola.games.hoola.records import verify_path
-from hoola.games.hoola.rules import Rules
 from hoola.terminal.saves import (
-    MatchPlan,
-    SavedMatch,
+    GamePlan,
+    SavedGame,
     default_save_path,
     forget_if_empty,
-    load_match,
+    seat_kinds,
     write_atomically,
 )
 
 NAMES = ["You", "Greedy1", "Greedy2"]
+HOOLA = get_game("hoola")
 
 
 def boom(*_: Any, **__: Any) -> Any:
@@ -87,8 +88,8 @@ def test_games_started_at_the_same_moment_get_their_own_files(
 
 
 def test_two_new_games_in_one_second_both_stay(tmp_path: Path) -> None:
-    games = [SavedMatch.new(Rules.preset("pagat"), players=3, seed=s,
-                            path=default_save_path(tmp_path)) for s in (1, 2)]
+    games = [SavedGame.new(HOOLA, players=3, bots=("greedy",), seed=s, deals=1,
+                           path=default_save_path(tmp_path)) for s in (1, 2)]
     assert len({g.path for g in games}) == 2
     assert all(verify_path(g.path).ok for g in games)
 
@@ -98,23 +99,30 @@ def test_two_new_games_in_one_second_both_stay(tmp_path: Path) -> None:
     ("you=You bots=greedy deals=1", "names 1 bot for 2 seats"),
     ("you=Bob bots=greedy,greedy deals=1", "you=Bob, who is not a player"),
     ("you=You bots=greedy,greedy deals=abc", "deals=abc, not a number of deals"),
+    ("you=You bots=greedy,greedy deals=1001", "deals=1001, not a number of deals"),
     ("you=You bots=greedy,greedy deals=0", "deals=0, not a number of deals"),
     ("you=You bots=greedy,greedy", "does not say deals="),
     ("junk you=You bots=greedy,greedy deals=1", "has 'junk', not key=value"),
 ])
 def test_a_wrong_plan_line_says_what_is_wrong(line: str, says: str) -> None:
     with pytest.raises(RecordError) as info:
-        MatchPlan.from_comment(f"# hoola play: {line}\n", NAMES)
+        GamePlan.from_text(f"# hoola play: {line}\n", NAMES, kinds=seat_kinds(HOOLA))
     assert says in info.value.message
     assert "\n" not in info.value.message
 
 
-def test_a_record_without_a_plan_line_is_played_against_greedy_bots() -> None:
-    assert MatchPlan.from_comment("# a note\n", NAMES) == MatchPlan("You", ("greedy",) * 2, 0)
+def test_a_hoola_record_without_a_plan_line_is_played_against_greedy_bots(
+        tmp_path: Path) -> None:
+    path = saved_game(tmp_path)
+    path.write_text("".join(line for line in path.read_text().splitlines(keepends=True)
+                            if not line.startswith("# hoola play:")))
+    saved = SavedGame.resume(path, seed=1)
+    assert saved.plan == GamePlan("You", ("greedy",) * 2, 10)  # Hoola's touch: ten deals
 
 
 def saved_game(tmp_path: Path) -> Path:
-    game = SavedMatch.new(Rules.preset("pagat"), players=3, seed=4, path=tmp_path / "g.toml")
+    game = SavedGame.new(HOOLA, players=3, bots=("greedy",), seed=4, deals=1,
+                         path=tmp_path / "g.toml")
     return game.path
 
 
@@ -122,7 +130,7 @@ def saved_game(tmp_path: Path) -> Path:
     (lambda t: t.replace("bots=greedy,greedy", "bots=nope,greedy"), "unknown bot 'nope'"),
     (lambda t: "garbage\n", "not valid TOML"),
     (lambda t: "", "no format line"),
-    (lambda t: t + "\n[[deal]]\nseed = 3\n", "holds 2 deals, more than the 1 of its match"),
+    (lambda t: t + "\n[[deal]]\nseed = 3\n", "holds 2 deals, more than the 1 of its game"),
 ])
 def test_resuming_a_broken_save_is_one_clear_line(tmp_path: Path, change: Any, says: str) -> None:
     path = saved_game(tmp_path)
@@ -139,9 +147,9 @@ def test_resuming_a_broken_save_is_one_clear_line(tmp_path: Path, change: Any, s
 
 def test_a_good_save_resumes_where_it_stopped(tmp_path: Path) -> None:
     path = saved_game(tmp_path)
-    match, plan = load_match(path, seed=9)
-    assert plan == MatchPlan("You", ("greedy", "greedy"), 1)
-    assert len(match.deals) == 1 and not match.deals[0].is_over
+    saved = SavedGame.resume(path, seed=9)
+    assert saved.plan == GamePlan("You", ("greedy", "greedy"), 1)
+    assert len(saved.match.deals) == 1 and not saved.match.deals[0].is_over
 
 
 def test_a_game_that_cannot_be_saved_stops_before_it_starts(tmp_path: Path) -> None:

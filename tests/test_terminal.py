@@ -1,5 +1,6 @@
-"""The plain (line-by-line) game: saved after every move, killed and resumed, races for a
-discard, and the words it uses."""
+"""The plain (line-by-line) game, Hoola's and every game's: saved after every move, killed and
+resumed, races for a discard, the words it uses, and a save of Hoola's from before every game
+shared one game."""
 
 from __future__ import annotations
 
@@ -7,16 +8,20 @@ import io
 import os
 import random
 import re
+import shutil
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from hoola.core.cards import parse_card, parse_cards
 from hoola.core.driver import LiveClock, play_deal
+from hoola.core.registry import get_game
 from hoola.games.hoola.actions import Action, Take, parse_action
 from hoola.games.hoola.deal import Deal
 from hoola.games.hoola.greedy import GreedyBot
@@ -24,10 +29,25 @@ from hoola.games.hoola.records import load, loads, verify_path
 from hoola.games.hoola.rules import Rules
 from hoola.games.hoola.state import DealState
 from hoola.games.hoola.views import View
-from hoola.terminal.hoola_plain import Quit, TerminalPlayer, run_terminal_game
+from hoola.terminal.plain import Notation, PlainPerson, Quit, run_plain_game
 from hoola.terminal.races import hoola_race
+from hoola.terminal.saves import SavedGame
 
 ROOT = Path(__file__).resolve().parent.parent
+HOOLA = get_game("hoola")
+SAVED_MATCH = ROOT / "tests" / "saves" / "hoola-savedmatch.toml"
+
+
+def play_hoola(save: Path, read: Callable[[str], str], *, out: io.StringIO | None = None,
+               resume: bool = False, width: int | None = None, **new: Any) -> Path:
+    """Hoola's plain game against greedy bots, saved at ``save`` (or resumed from it)."""
+    if resume:
+        saved = SavedGame.resume(save, seed=new.get("seed"))
+    else:
+        options = {"players": 3, "bots": ("greedy",), "deals": 1, **new}
+        saved = SavedGame.new(HOOLA, path=save, **options)
+    return run_plain_game(saved, read=read, out=out or io.StringIO(), width=width,
+                          bot_reaction=(0.0, 0.0))
 
 
 def hoola_play(*args: str) -> list[str]:
@@ -95,23 +115,28 @@ def test_every_move_is_saved_at_once(tmp_path: Path) -> None:
         seen.append(my_actions(save))
         return "1" if len(seen) < 4 else "q"
 
-    run_terminal_game(Rules.preset("pagat"), players=3, seed=11, save=save, read=read,
-                      out=io.StringIO(), bot_reaction=(0, 0))
+    play_hoola(save, read, seed=11)
     assert seen == [0, 1, 2, 3]  # each answer is on disk before the next question
 
 
 def test_the_words_of_the_plain_game(tmp_path: Path) -> None:
     out = io.StringIO()
-    answers = iter(["meld", "fly", "discard Zz", *["1"] * 400])
-    run_terminal_game(Rules.preset("pagat"), players=3, seed=11, save=tmp_path / "g.toml",
-                      read=lambda _p: next(answers), out=out, bot_reaction=(0, 0))
+    answers = iter(["meld", "fly", "discard Zz", "meld 2c 3c", *["1"] * 400])
+    play_hoola(tmp_path / "g.toml", lambda _p: next(answers), out=out, seed=11)
     text = out.getvalue()
-    assert "=== Deal 1 of 1: You deal ===" in text
+    assert "=== Deal 1 of 1 ===" in text
+    assert "▶ You: 7 cards · dealer" in text  # the dealer plays first
+    assert re.search(r"Your hand: .* · \d+ points · knock at 10 or less", text)
     assert "You deals" not in text and "You owes" not in text and "You pays" not in text
-    assert "Cannot read 'meld': type it as: meld 3c 4c 5c." in text
-    assert "There is no move 'fly'" in text
-    assert "Cannot read card 'Zz'" in text
-    assert "expected one of" not in text  # the whole grammar is never dumped
+    assert "Cannot read 'meld': type it as meld C.. (C is a card, such as 7h)." in text
+    assert "Cannot read 'fly': expected one of draw" in text
+    assert "Cannot read 'discard Zz': cannot read card 'Zz'" in text
+    assert "Not now: You cannot meld: a turn begins by drawing" in text
+    # The end of the deal: everyone's cards, the settlement line by line, the score.
+    during, _, after = text.partition("--- The deal is over ---")
+    assert after and "Payments: " in after and "Score after 1 deal:" in after
+    assert re.search(r"\w+ (owe|owes) \d+: rank pays", after), after
+    assert " shows " in after and " shows " not in during
     assert "Go on with" not in text  # the match is over
 
 
@@ -155,10 +180,11 @@ def test_the_person_at_the_terminal_races_by_the_clock(typing: float, taker: int
 
     def read(prompt: str) -> str:
         now[0] += typing  # the person takes this long to answer
-        return "1" if prompt == "Claim? " else "q"
+        return "1" if prompt == "Pass? " else "q"
 
     out = io.StringIO()
-    person = TerminalPlayer(read, out, clock=lambda: now[0])
+    person = PlainPerson(read, out, "C")
+    person.notation = Notation.of(state)
     heard: list[str] = []
     clock = LiveClock(2, person, reaction=(1.0, 1.0), rng=random.Random(0),
                       on_race=lambda race: heard.append(hoola_race(race, state.names, 2)),
@@ -170,6 +196,7 @@ def test_the_person_at_the_terminal_races_by_the_clock(typing: float, taker: int
     take = seen[2]
     assert isinstance(take, Take) and take.player == taker
     assert heard == [told]
+    assert "Thank you? You may take 9d, or let it go" in out.getvalue()
 
 
 def test_ctrl_c_leaves_like_q_and_a_finished_match_says_so(tmp_path: Path) -> None:
@@ -179,16 +206,15 @@ def test_ctrl_c_leaves_like_q_and_a_finished_match_says_so(tmp_path: Path) -> No
         raise KeyboardInterrupt
 
     out = io.StringIO()
-    run_terminal_game(Rules.preset("pagat"), players=3, seed=11, save=save, read=interrupt,
-                      out=out)
+    play_hoola(save, interrupt, out=out, seed=11)
     assert "You left the game." in out.getvalue()
     assert f"Go on with: hoola play --plain --resume {save}" in out.getvalue()
     answers = iter(["1"] * 400)
-    run_terminal_game(Rules.preset("pagat"), resume=save, read=lambda _p: next(answers),
-                      out=io.StringIO(), bot_reaction=(0, 0))
+    play_hoola(save, lambda _p: next(answers), resume=True)
     again = io.StringIO()
-    run_terminal_game(Rules.preset("pagat"), resume=save, read=interrupt, out=again)
-    assert "This match is over (1 of 1 deals played)" in again.getvalue()
+    play_hoola(save, interrupt, out=again, resume=True)
+    assert "This game is over." in again.getvalue()
+    assert "Score after 1 deal:" in again.getvalue()
     assert "Go on with" not in again.getvalue()
 
 
@@ -198,8 +224,7 @@ def test_save_and_resume_together_are_refused(tmp_path: Path) -> None:
     from hoola.cli import cli
 
     save = tmp_path / "g.toml"
-    run_terminal_game(Rules.preset("pagat"), players=3, seed=1, save=save,
-                      read=lambda _p: "q", out=io.StringIO())
+    play_hoola(save, lambda _p: "q", seed=1)
     result = CliRunner().invoke(cli, ["play", "--resume", str(save), "--save", str(save)])
     assert result.exit_code == 2 and "--save and --resume do not go together" in result.output
 
@@ -228,7 +253,7 @@ def plain_transcript(game: str, preset: str, players: int, width: int, moves: in
 
 @pytest.mark.parametrize(("game", "preset", "players"), [
     ("capture", "sedma", 2), ("capture", "hola", 4), ("capture", "ristikontra", 2),
-    ("capture", "sedmice", 4), ("kalookie", "british", 3),
+    ("capture", "sedmice", 4), ("kalookie", "british", 3), ("hoola", "pagat", 4),
 ])
 def test_the_plain_games_say_who_took_what_and_fit_the_width(
         tmp_path: Path, game: str, preset: str, players: int) -> None:
@@ -255,17 +280,13 @@ def test_a_long_plain_line_breaks_between_words(tmp_path: Path) -> None:
     lines = out.getvalue().splitlines()
     assert len(lines) > 1 and all(len(line) <= 40 for line in lines)
     assert " ".join(" ".join(lines).split()) == words  # no word cut, none lost
-    out = io.StringIO()
-    TerminalPlayer(out=out, width=40).say(words)
-    assert out.getvalue().splitlines() == lines
 
 
 def test_hoola_plain_game_fits_a_narrow_terminal(tmp_path: Path) -> None:
     answers = iter(["1"] * 30 + ["q"])
     out = io.StringIO()
-    run_terminal_game(Rules.preset("pagat"), players=4, bots=["greedy"], seed=3,
-                      save=tmp_path / "h.toml", read=lambda prompt: next(answers), out=out,
-                      width=50, bot_reaction=(0.0, 0.0))
+    play_hoola(tmp_path / "h.toml", lambda prompt: next(answers), out=out, width=50,
+               players=4, seed=3)
     lines = out.getvalue().splitlines()
     assert len(lines) > 20 and all(fits(line, 50) for line in lines), max(lines, key=len)
 
@@ -285,3 +306,36 @@ def test_output_to_a_file_is_not_wrapped_and_a_terminal_is(monkeypatch: pytest.M
 
     PlainPerson(out=out).say("word " * 30)
     assert all(len(line) <= 72 for line in out.getvalue().splitlines())
+
+
+# -- a save of Hoola's own plain or full-screen game, from before every game shared one -------
+
+def test_a_save_of_the_old_hoola_game_resumes_in_the_plain_game(tmp_path: Path) -> None:
+    save = tmp_path / "old.toml"
+    shutil.copy(SAVED_MATCH, save)
+    before = load(save)
+    assert before.comment.startswith("# hoola play: you=You bots=greedy,expert deals=3")
+    out = io.StringIO()
+    answers = iter(["1", "1", "q"])
+    play_hoola(save, lambda _p: next(answers), out=out, resume=True, seed=2)
+    text = out.getvalue()
+    assert "Hoola (훌라), pagat rules, 3 players: You, Greedy1, Expert2." in text
+    assert "=== Deal 2 of 3 ===" in text and "(resumed after 15 moves)" in text
+    assert f"Go on with: hoola play --plain --resume {save}" in text
+    after = load(save)
+    assert after.deals[0] == before.deals[0]  # the finished deal as it was
+    assert after.deals[1].actions[:15] == before.deals[1].actions
+    assert len(after.deals[1].actions) > 15 and not after.deals[1].result
+    assert after.totals == before.totals  # the first deal's payments, kept
+    verdict = verify_path(save)
+    assert verdict.ok, verdict.problems
+    # And again, from the command line, to the end of the match.
+    done = subprocess.run(hoola_play("--resume", str(save), "--bot-reaction", "0"),
+                          input="1\n" * 600, capture_output=True, text=True, timeout=300,
+                          env=env_for(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert "Deal 3 of 3" in done.stdout and "The game is over" not in done.stdout
+    finished = load(save)
+    assert len(finished.deals) == 3 and all(d.result for d in finished.deals)
+    assert "Go on with" not in done.stdout.rpartition("Score after 3 deals:")[2]
+    assert verify_path(save).ok

@@ -30,7 +30,7 @@ from hoola.terminal.table_app import TableApp, uses
 from hoola.terminal.table_hints import hint_parts
 from hoola.terminal.table_screens import HandOverScreen, LeaveScreen
 from hoola.terminal.table_session import TableSession
-from hoola.terminal.table_widgets import CARD_KEYS, HandView, pick_keys, words
+from hoola.terminal.table_widgets import HandView, pick_keys, words
 
 KALOOKIE = get_game("kalookie")
 
@@ -119,7 +119,7 @@ def test_a_whole_kalookie_hand_at_80x24_against_random_bots(tmp_path: Path) -> N
             return
         hand = app.query_one(HandView).order
         card = hand[-1]
-        await pilot.press(CARD_KEYS[len(hand) - 1])
+        await pilot.press(app.keys[len(hand) - 1])  # Kalookie's verbs keep their keys
         await until(pilot, lambda: app.picked == {len(hand) - 1}, "the card picked")
         me = question.view.names[question.view.player]
         labels = [question.notation.format(a) for a in app.listed if a is not None]
@@ -139,7 +139,7 @@ def test_a_whole_kalookie_hand_at_80x24_against_random_bots(tmp_path: Path) -> N
             # The whole hand fits at 80x24, a key under every card, and every move is listed.
             lines = text.splitlines()
             keys = lines[next(i for i, line in enumerate(lines) if "Your hand (13)" in line) + 2]
-            assert keys.split() == list(CARD_KEYS[:13])
+            assert keys.split() == list(app.keys[:13])
             assert "Your moves" in text and "draw" in text and "KALOOKIE" in text
             await play_first_moves(pilot, app, on_question=pick_a_card_once)
             text = screen_text(app)
@@ -297,7 +297,8 @@ def test_the_hint_gives_the_experts_move_and_reason_and_the_keys_follow_the_hand
                 hand = app.query_one(HandView).order
                 sizes.add(len(hand))
                 line = keys_line(app)
-                assert re.search(rf"(^|\s){re.escape(pick_keys(len(hand)))} pick\b", line), line
+                picks = re.escape(pick_keys(len(hand), app.keys))
+                assert re.search(rf"(^|\s){picks} pick\b", line), line
                 assert " h hint" in line
                 await pilot.press("h")
                 await until(pilot, lambda q=question: app.advice is not None

@@ -21,7 +21,7 @@ from hoola.games.hoola.records import load, verify_path
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
 ROOT = Path(__file__).resolve().parent.parent
-ASKED = ("Your turn", "You may", "Now pick", "Thank you?", "Go on", "you must")
+ASKED = ("Your moves (", "using the picked cards: ", " moves: ")  # the list's titles when asked
 
 
 class Terminal:
@@ -102,10 +102,10 @@ def test_play_a_deal_in_tmux_leave_and_resume_to_the_end(tmp_path: Path,
                                          "--save", str(save)))
     terminals.append(term)
     # Wait for everything the test reads, not for one part of a screen still being drawn.
-    term.wait_for_all("Your turn: draw (d).", "Greedy1", "Greedy2", "Your hand", "57 points",
-                      "d  draw")
+    term.wait_for_all("Draw from the stock, or take the discard", "Greedy1", "Greedy2",
+                      "Your hand", "57 points · knock at 10 or less", " d draw ", "Your moves (")
     term.send("d")
-    term.wait_for_all("x  discard", "You drew")
+    term.wait_for_all(" x discard", "You draw")
     term.send("1", "x")
     term.wait_for("You discard")
     term.send("q")
@@ -122,11 +122,11 @@ def test_play_a_deal_in_tmux_leave_and_resume_to_the_end(tmp_path: Path,
     term = Terminal(socket + "-2", play_command("--resume", str(save), "--bot-delay", "0",
                                                 "--bot-reaction", "0", "--claim-seconds", "0"))
     terminals.append(term)
-    term.wait_for(*ASKED, "Running score")
+    term.wait_for(*ASKED, "The score")
     end = time.monotonic() + 180
     while time.monotonic() < end:
         screen = term.screen()
-        if "Running score" in screen:
+        if "The score" in screen:
             break
         # Each key answers what the screen shows now; a key the game no longer expects (the
         # screen moved on meanwhile) changes nothing, so the loop needs no fixed pauses.
@@ -136,9 +136,9 @@ def test_play_a_deal_in_tmux_leave_and_resume_to_the_end(tmp_path: Path,
             term.send("Escape")
         elif any(t in screen for t in ASKED):
             term.send("h")
-        term.wait_until(lambda now, before=screen: now != before or "Running score" in now,
+        term.wait_until(lambda now, before=screen: now != before or "The score" in now,
                         "a change on the screen", 30)
-    screen = term.wait_for_all("Running score", "Deal 1 of 1", "total")
+    screen = term.wait_for_all("The score", "Deal 1 of 1: ", "Totals", "The game is over")
     term.send("Enter")
     screen = term.wait_for("HOOLA-EXIT-")
     assert "HOOLA-EXIT-0" in screen and "Go on with" not in screen
@@ -158,9 +158,9 @@ def test_a_full_screen_game_killed_puts_the_terminal_back_and_resumes(
                                          "--bot-reaction", "0", "--claim-seconds", "0",
                                          "--save", str(save)))
     terminals.append(term)
-    term.wait_for_all("Your turn: draw (d).", "d  draw")
+    term.wait_for_all("Draw from the stock, or take the discard", " d draw ", "Your moves (")
     term.send("d")
-    term.wait_for_all("x  discard", "You drew")
+    term.wait_for_all(" x discard", "You draw")
     term.send("1", "x")
     term.wait_for("You discard")
     os.kill(term.game_pid(), signal.SIGTERM)

@@ -1,16 +1,16 @@
-"""``hoola play``'s two ways to play: Hoola's own front ends, and the generic ones every other
-game plays in (full screen, or line by line when asked or when there is no terminal).
+"""``hoola play``: every game in the one terminal game, full screen, or line by line when asked
+or when there is no terminal.
 
 The command line reads the options into a :class:`PlayRequest`; the game's touch
-(:mod:`hoola.terminal.touches`) says which way it plays. Refusals are click errors of one line; no
-Textual import here, so the plain games work without it.
+(:mod:`hoola.terminal.touches`) gives its defaults (Hoola: ten deals against greedy bots).
+Refusals are click errors of one line; no Textual import here, so the plain game works without
+it.
 """
 
 from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,14 +19,9 @@ import click
 
 from hoola.core.errors import HoolaError
 from hoola.core.game import Game
+from hoola.terminal.hoola_touch import HOOLA_DEALS
 
-__all__ = ["HOOLA_DEALS", "NAME_RE", "OWN", "PlayRequest", "play", "play_any", "play_hoola"]
-
-HOOLA_DEALS = 10
-"""Deals of ``hoola play`` (Hoola) unless ``--deals`` says otherwise: a match with the running
-score, as a table plays an evening's session. Hoola has no end of its own (no target), so the
-front end sets one; the person may leave at any deal (the game is saved, and ``--resume`` goes on).
-"""
+__all__ = ["HOOLA_DEALS", "NAME_RE", "PlayRequest", "play"]
 
 NAME_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """A player's name: one word of notation (the records name players so in every game)."""
@@ -92,60 +87,20 @@ def _failed(exc: Exception, resume: Path | None, save: Path | None) -> click.Cli
                                f"{why}")
 
 
-def play_hoola(r: PlayRequest) -> None:
-    """Hoola in its own front ends: the bots' kinds and levels, claims against the clock."""
-    from hoola.bots import check_bot_kind
-    from hoola.games.hoola.rules import Rules
-    from hoola.terminal.hoola_plain import run_terminal_game
-
-    kinds = list(r.bots or ("greedy",))
-    try:
-        for kind in kinds:
-            check_bot_kind(kind)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--bots") from exc
-    try:
-        rules = Rules.preset(r.preset or "pagat", **(r.options or {}))
-    except HoolaError as exc:
-        raise click.BadParameter(exc.message, param_hint="--rules/--option") from exc
-    _check_players(r.game, r.players)
-    _check_name(r.name)
-    deals = r.deals or HOOLA_DEALS
-    try:
-        if _full_screen(r.plain):
-            from hoola.terminal import run_tui
-
-            session = run_tui(rules, players=r.players, bots=kinds, seed=r.seed, deals=deals,
-                              name=r.name, save=r.save, resume=r.resume,
-                              claim_seconds=r.claim_seconds, bot_delay=r.bot_delay,
-                              bot_reaction=r.bot_reaction)
-            path = session.path
-            click.echo(f"Game saved to {path} (check it with: hoola verify {path})")
-            if not session.is_over:
-                click.echo(f"Go on with: hoola play --resume {path}")
-            return
-        run_terminal_game(rules, players=r.players, bots=kinds, seed=r.seed, deals=deals,
-                          name=r.name, save=r.save, resume=r.resume, bot_reaction=r.bot_reaction)
-    except (HoolaError, OSError) as exc:
-        raise _failed(exc, r.resume, r.save) from exc
-
-
-def play_any(r: PlayRequest) -> None:
-    """Any game in the generic front ends, drawn from its table as data."""
-    from hoola.bots import check_seat_kind
+def play(r: PlayRequest) -> None:
+    """Any game in the one terminal game, drawn from its table as data with its touch."""
     from hoola.terminal.plain import run_plain_game
-    from hoola.terminal.saves import SavedGame, default_save_path, forget_if_empty
+    from hoola.terminal.saves import SavedGame, default_save_path, forget_if_empty, seat_kinds
+    from hoola.terminal.touches import touch_of
 
     game = r.game
-    kinds = list(r.bots or ("expert",))
-    try:
-        for kind in kinds:
-            check_seat_kind(kind)
-    except ValueError as exc:
-        raise click.BadParameter(f"{exc} (for {game.name}; the other kinds and levels are "
-                                 "Hoola's)", param_hint="--bots") from exc
-    if r.bots is None:
-        kinds = [_default_bot(game)]
+    touch = touch_of(game.name)
+    kinds = list(r.bots or (touch.bot or _default_bot(game),))
+    known = seat_kinds(game)
+    for kind in kinds:
+        if kind not in known:
+            raise click.BadParameter(f"unknown bot {kind!r}; the bots are {', '.join(known)}",
+                                     param_hint="--bots")
     if r.resume is None:
         try:
             game.rules(r.preset, r.options or {})
@@ -160,8 +115,8 @@ def play_any(r: PlayRequest) -> None:
             path = r.save or default_save_path(game=game.name)
             try:
                 saved = SavedGame.new(game, preset=r.preset, options=r.options,
-                                      players=r.players, bots=kinds, seed=r.seed, deals=r.deals,
-                                      name=r.name, path=path)
+                                      players=r.players, bots=kinds, seed=r.seed,
+                                      deals=r.deals or touch.deals, name=r.name, path=path)
             finally:
                 if r.save is None:
                     forget_if_empty(path)
@@ -186,13 +141,3 @@ def _default_bot(game: Game) -> str:
     except NotImplementedError:
         return "random"
     return "expert"
-
-
-OWN: dict[str, Callable[[PlayRequest], None]] = {"hoola": play_hoola}
-"""The games played in front ends of their own (Hoola's full screen and plain game), by name: a
-touch of the front end, as :mod:`hoola.terminal.touches` holds the smaller ones."""
-
-
-def play(r: PlayRequest) -> None:
-    """The game of ``r`` in its own front ends (:data:`OWN`), else in the generic ones."""
-    OWN.get(r.game.name, play_any)(r)

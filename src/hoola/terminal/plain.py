@@ -1,9 +1,10 @@
-"""The line-by-line game for any registered game: the table printed from ``view.table()``, the
-legal moves numbered, a move typed by its number or in the game's notation.
+"""The line-by-line game for every registered game: the table printed from ``view.table()``, the
+legal moves numbered, a move typed by its number or in the game's notation, and at the end of a
+hand the settlement the table tells and the score.
 
-Hoola keeps its own plain game (:mod:`hoola.terminal.hoola_plain`); every other game plays here
-with no code of its own.
-The game is saved after every move (:class:`~hoola.terminal.saves.SavedGame`).
+A game plays here with no code of its own; its touch (:mod:`hoola.terminal.touches`) may add a
+word beside a seat or the hand and name its hands (Hoola's deals). The game is saved after every
+move (:class:`~hoola.terminal.saves.SavedGame`).
 """
 
 from __future__ import annotations
@@ -17,24 +18,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from hoola.bots import seat_bot
 from hoola.core.driver import REACTION, LiveClock, play_deal
 from hoola.core.errors import HoolaError
 from hoola.core.game import GameState, Player
 from hoola.core.table import Table
-from hoola.terminal.saves import SavedGame
+from hoola.terminal.saves import SavedGame, seat_player
 from hoola.terminal.tabletext import (
     hand_of,
     plural,
     score_lines,
+    settlement_of,
     sorted_cards,
     table_lines,
     wrap_line,
 )
-from hoola.terminal.touches import touch_of
+from hoola.terminal.touches import NO_TOUCH, Touch, touch_of
 
-__all__ = ["HELP", "Notation", "PlainPerson", "Quit", "choose", "last_move", "move_number",
-           "no_such_move", "print_wrapped", "run_plain_game", "taken", "terminal_width"]
+__all__ = ["HELP", "Notation", "PlainPerson", "Quit", "choose", "last_move", "move_label",
+           "move_number", "no_such_move", "print_wrapped", "run_plain_game", "taken",
+           "terminal_width", "unreadable"]
 
 HELP = """Type the number of a move, or the move itself as the list writes it (for example:
 draw, discard Kd). Enter lets a moment pass when you may pass. Other keys:
@@ -154,8 +156,7 @@ def choose(line: str, view: Any, notation: Notation, me: str) -> tuple[Any | Non
     try:
         action = notation.parse(f"{me} {line}")
     except HoolaError as exc:
-        reason = exc.message.split("': ", 1)[-1].rstrip(".")
-        return None, f"Cannot read {line!r}: {reason}."
+        return None, unreadable(line, exc.message, [move_label(notation, m, me) for m in moves])
     if action in moves:
         return action, None
     typed = notation.format(action)
@@ -171,15 +172,43 @@ def choose(line: str, view: Any, notation: Notation, me: str) -> tuple[Any | Non
     return action, None
 
 
+def unreadable(line: str, message: str, labels: Sequence[str]) -> str:
+    """One line on a typed move that cannot be read: the engine's reason; for a verb of the
+    notation typed wrong, how the list writes such a move (or how the notation does), rather than
+    the whole notation.
+
+    >>> grammar = "cannot read action 'You meld': expected one of draw, meld C.., knock"
+    >>> unreadable("meld", grammar, ["draw", "meld 3c 4c 5c"])
+    "Cannot read 'meld': type it as the list writes it, such as 'meld 3c 4c 5c'."
+    >>> unreadable("meld", grammar, ["draw"])
+    "Cannot read 'meld': type it as meld C.. (C is a card, such as 7h)."
+    >>> unreadable("fly", grammar.replace("meld'", "fly'"), ["draw"])
+    "Cannot read 'fly': expected one of draw, meld C.., knock."
+    """
+    reason = message.split("': ", 1)[-1].rstrip(".")
+    verb = line.split()[0].lower() if line.split() else ""
+    head, sep, forms = reason.partition("expected one of ")
+    if not sep or head:
+        return f"Cannot read {line!r}: {reason}."
+    example = next((label for label in labels if label.split()[:1] == [verb]), None)
+    if example is not None:
+        return f"Cannot read {line!r}: type it as the list writes it, such as {example!r}."
+    typed = [form for form in forms.split(", ") if form.split()[:1] == [verb]]
+    if typed:
+        return f"Cannot read {line!r}: type it as {' or '.join(typed)} (C is a card, such as 7h)."
+    return f"Cannot read {line!r}: {reason}."
+
+
 class PlainPerson:
     """A person at a terminal: the table, the numbered moves, a typed choice."""
 
     def __init__(self, read: Callable[[str], str] | None = None, out: TextIO | None = None,
-                 name: str = "You", width: int | None = None) -> None:
+                 name: str = "You", width: int | None = None, touch: Touch = NO_TOUCH) -> None:
         self.read = read or input
         self.out = out or sys.stdout
         self.name = name
         self.width = width  # None: the terminal's, asked at each line (it may be resized)
+        self.touch = touch
         self.by_rank = False
         self.notation: Notation | None = None
         self.hand: Counter[str] = Counter()  # the hand when last asked: what is new after
@@ -191,8 +220,17 @@ class PlainPerson:
     def show(self, view: Any) -> None:
         """The whole table as the person's view shows it."""
         self.say("")
-        for line in table_lines(view.table(), view.player, self.by_rank):
+        for line in self.table_lines(view):
             self.say(line)
+
+    def table_lines(self, view: Any) -> list[str]:
+        """The table of ``view`` as lines, with the touch's words beside the seats and hand."""
+        table = view.table()
+        touch = self.touch
+        seats = [touch.seat_note(view, q) for q in range(len(table.names))] \
+            if touch.seat_note is not None else []
+        note = touch.note(view) if touch.note is not None else ""
+        return table_lines(table, view.player, self.by_rank, seat_notes=seats, hand_note=note)
 
     def act(self, view: Any) -> Any | None:
         """Ask for a move until a legal one (or a pass, or quit) is given."""
@@ -260,18 +298,19 @@ def run_plain_game(saved: SavedGame, *, read: Callable[[str], str] | None = None
     takes ``bot_reaction`` (seconds, low and high) to act in a window, the person's answer is
     timed from the moment the question is printed."""
     names, me = saved.names, saved.person
-    person = PlainPerson(read, out, names[me], width)
+    touch = touch_of(saved.game.name)
+    person = PlainPerson(read, out, names[me], width, touch)
     seats: list[Player] = []
     told = list(notes)
-    words = touch_of(saved.game.name).race
+    hand = touch.hand
     clock = LiveClock(me, person, reaction=bot_reaction,
                       rng=random.Random(f"reaction {saved.seed}"),
-                      on_race=lambda race: person.say(words(race, names, me)))
+                      on_race=lambda race: person.say(touch.race(race, names, me)))
     for q, kind in enumerate(saved.kinds):
         if q == me:
             seats.append(person)
             continue
-        bot, note = seat_bot(saved.game, kind, saved.seed + q)
+        bot, note = seat_player(saved.game, kind, saved.seed + q)
         seats.append(bot)
         if note is not None and note not in told:
             told.append(note)
@@ -308,16 +347,23 @@ def run_plain_game(saved: SavedGame, *, read: Callable[[str], str] | None = None
             state = saved.next_deal()
             planned = f" of {saved.plan.deals}" if saved.plan.deals is not None else ""
             person.say("")
-            person.say(f"=== Hand {saved.deal_number}{planned} ===")
+            person.say(f"=== {hand.capitalize()} {saved.deal_number}{planned} ===")
             if state.history:
                 person.say(f"(resumed after {len(state.history)} moves)")
             person.notation = Notation.of(state)
             seen[0] = state.view(me).table()
             play_deal(state, seats, on_action=announce, clock=clock)
             person.say("")
-            person.say("--- The hand is over ---")
-            for line in table_lines(state.view(me).table(), me, person.by_rank):
+            person.say(f"--- The {hand} is over ---")
+            end = state.view(me)
+            lines = person.table_lines(end)
+            told = settlement_of(end.table())
+            if told and lines and lines[-1] == end.table().moment.prompt:
+                lines.pop()  # the settlement says how the hand ended, in its own words
+            for line in lines:
                 person.say(line)
+            for i, line in enumerate(told):
+                person.say(line if i == 0 else f"  {line}")
             _scoreboard(person, saved)
     except (Quit, KeyboardInterrupt):  # q, the end of input, or Ctrl+C: all leave the same way
         person.say("")
@@ -335,7 +381,7 @@ def run_plain_game(saved: SavedGame, *, read: Callable[[str], str] | None = None
 
 def _scoreboard(person: PlainPerson, saved: SavedGame) -> None:
     board = saved.match.scoreboard()
-    person.say(f"Score after {plural(saved.finished_deals, 'hand')}:")
+    person.say(f"Score after {plural(saved.finished_deals, person.touch.hand)}:")
     for line in score_lines(board):
         person.say(f"  {line}")
     extra = [z.label for z in board.zones if z.label]

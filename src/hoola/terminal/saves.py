@@ -1,12 +1,13 @@
-"""The saved games of ``hoola play`` (both the plain and the full-screen game).
+"""The saved games of ``hoola play`` (both the plain and the full-screen game, every game).
 
 A game is saved after every move as a record (``hoola verify`` accepts it) whose first line names
-the match (:class:`MatchPlan`), so that ``hoola play --resume`` rebuilds it. Every save replaces
-the file at once (:func:`write_atomically`): a kill, a power cut or a failed write leaves the
-previous save whole, never half a record.
+the game as it was set up (:class:`GamePlan`), so that ``hoola play --resume`` rebuilds it. Every
+save replaces the file at once (:func:`write_atomically`): a kill, a power cut or a failed write
+leaves the previous save whole, never half a record.
 
->>> plan = MatchPlan("You", ("greedy", "random"), 3)
->>> MatchPlan.from_comment(plan.comment(), ["You", "Greedy1", "Random2"]) == plan
+>>> plan = GamePlan("You", ("greedy", "random"), 3)
+>>> GamePlan.from_text(f"# {plan.comment()}", ["You", "Greedy1", "Random2"],
+...                    kinds=("random", "greedy")) == plan
 True
 """
 
@@ -21,22 +22,17 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from fractions import Fraction
 from pathlib import Path
-from typing import Any, Generic, Self, TypeVar, cast
+from typing import Any
 
 from hoola.core.errors import RecordError
-from hoola.core.game import Game, GameState
+from hoola.core.game import Game, GameState, Player
 from hoola.core.game import Match as AnyMatch
 from hoola.core.records import game_name_of, parse_toml, read_text
 from hoola.core.registry import get_game
-from hoola.games.hoola.match import Match
-from hoola.games.hoola.records import dumps, load, record_of, resume_match
-from hoola.games.hoola.rules import Rules
-from hoola.games.hoola.state import DealState
 
-__all__ = ["META", "GamePlan", "MatchPlan", "SavedGame", "SavedMatch", "default_save_path",
-           "forget_if_empty", "game_of_save", "load_match", "plan_fields", "seats_of",
+__all__ = ["META", "GamePlan", "SavedGame", "default_save_path", "forget_if_empty",
+           "game_of_save", "plan_fields", "seat_kinds", "seat_player", "seats_of",
            "write_atomically"]
 
 META = "# hoola play:"
@@ -110,39 +106,6 @@ def forget_if_empty(path: Path) -> None:
             path.unlink()
 
 
-@dataclass(frozen=True, slots=True)
-class MatchPlan:
-    """Who the person is, which bots sit at the other seats (in seat order), how many deals."""
-
-    you: str
-    bots: tuple[str, ...]
-    deals: int
-
-    def comment(self) -> str:
-        """The record's first line, so that ``--resume`` knows the match as it was set up."""
-        return f"{META} you={self.you} bots={','.join(self.bots)} deals={self.deals}\n"
-
-    @classmethod
-    def from_comment(cls, comment: str, players: Sequence[str]) -> MatchPlan:
-        """The plan a record's ``# hoola play:`` line names.
-
-        A record without that line (written by something else) is played by its first player
-        against greedy bots, for as many deals as it holds (``deals`` 0). A line that is there but
-        wrong raises :class:`~hoola.core.errors.RecordError` saying what is wrong.
-        """
-        from hoola.bots import BOTS
-
-        fields = plan_fields(comment)
-        if fields is None:
-            return cls(players[0], ("greedy",) * (len(players) - 1), 0)
-        you, bots = seats_of(fields, players, sorted(BOTS))
-        deals = fields["deals"]
-        if not deals.isdigit() or int(deals) < 1:
-            raise RecordError(f"the '{META}' line says deals={deals}, not a number of deals",
-                              "bad-plan")
-        return cls(you, bots, int(deals))
-
-
 def plan_fields(comment: str) -> dict[str, str] | None:
     """The ``key=value`` words of a record's ``# hoola play:`` line (None when it has none); a
     RecordError when a word is not key=value or you=, bots= or deals= is missing."""
@@ -179,157 +142,36 @@ def seats_of(fields: dict[str, str], players: Sequence[str],
     return you, bots
 
 
-def load_match(path: Path, *, seed: int | None = None) -> tuple[Match, MatchPlan]:
-    """The match saved at ``path`` and its plan; its unfinished deal is continued where it
-    stopped, new deals are shuffled from ``seed``.
+# -- the seats ----------------------------------------------------------------------------------
 
-    Raises :class:`~hoola.core.errors.RecordError` for a file that is not a playable save (and
-    ``OSError`` for one that cannot be read).
+def seat_kinds(game: Game) -> tuple[str, ...]:
+    """The bots a seat at ``game`` may name: those of every game (random, expert, ismcts, the
+    levels), then the game's own (Hoola's greedy).
+
+    >>> seat_kinds(get_game("hoola"))[-1], "greedy" in seat_kinds(get_game("kalookie"))
+    ('greedy', False)
     """
-    record = load(path)
-    if not record.deals:
-        raise RecordError("the record holds no deal to go on with", "bad-plan")
-    plan = MatchPlan.from_comment(record.comment, record.players)
-    if plan.deals and len(record.deals) > plan.deals:
-        raise RecordError(f"the record holds {len(record.deals)} deals, more than the "
-                          f"{plan.deals} of its match", "bad-plan")
-    return resume_match(record, seed=seed), plan
+    from hoola.bots import SEAT_KINDS, kinds_of
+
+    return (*SEAT_KINDS, *(k for k in kinds_of(game) if k not in SEAT_KINDS))
 
 
-StateT = TypeVar("StateT")
+def seat_player(game: Game, kind: str, seed: int | None) -> tuple[Player, str | None]:
+    """The bot ``kind`` (one of :func:`seat_kinds`) for a seat at ``game``, and a sentence when
+    another plays in its place (a game with no expert yet is played by random)."""
+    from hoola.bots import SEAT_KINDS, make_bot, seat_bot
+
+    if kind in SEAT_KINDS:
+        return seat_bot(game, kind, seed)
+    return make_bot(kind, seed, game=game), None
 
 
-class _Autosaved(Generic[StateT]):
-    """What both kinds of saved game share: the deal in play, counting finished deals, and a
-    save after every move that survives a failing disk (the last good save is kept)."""
-
-    match: Any
-    path: Path
-    counted: set[int]
-    save_problem: str | None
-
-    def save(self) -> None:
-        """Write the record of the game so far, all at once."""
-        raise NotImplementedError
-
-    @property
-    def deal_number(self) -> int:
-        """The number of the deal being played (or last played), from 1."""
-        return max(len(self.match.deals), 1)
-
-    @property
-    def finished_deals(self) -> int:
-        """How many deals are over."""
-        return sum(1 for s in self.match.deals if s.is_over)
-
-    def next_deal(self) -> StateT:
-        """The unfinished deal, or a new one dealt (and saved)."""
-        deals = self.match.deals
-        if deals and not deals[-1].is_over:
-            return cast(StateT, deals[-1])
-        state = self.match.new_deal()
-        self.moved(state)
-        return cast(StateT, state)
-
-    def moved(self, state: Any) -> str | None:
-        """After an action on ``state``: fold a finished deal into the score, and save. Returns
-        a sentence for the person when saving starts failing (the last save is kept) or works
-        again."""
-        if state.is_over and id(state) not in self.counted:
-            self.counted.add(id(state))
-            self.match.finish_deal()
-        was = self.save_problem
-        try:
-            self.save()
-        except OSError as exc:
-            self.save_problem = f"The game cannot be saved to {self.path} " \
-                                f"({exc.strerror or exc}); the last save is kept, and saving " \
-                                "is tried again after every move."
-            return self.save_problem if was is None else None
-        self.save_problem = None
-        return f"The game is saved again to {self.path}." if was is not None else None
-
-
-class SavedMatch(_Autosaved[DealState]):
-    """A match between one person and bots, saved to ``path`` after every move.
-
-    Both terminal games play through it: :meth:`new` or :meth:`resume`, then each deal from
-    :meth:`next_deal`, calling :meth:`moved` after every action.
-    """
-
-    match: Match
-
-    def __init__(self, match: Match, plan: MatchPlan, path: Path, *, seed: int) -> None:
-        if plan.deals < 1:
-            plan = MatchPlan(plan.you, plan.bots, max(len(match.deals), 1))
-        self.match = match
-        self.plan = plan
-        self.path = path
-        self.seed = seed
-        self.names = match.names
-        self.person = self.names.index(plan.you)
-        kinds = iter(plan.bots)
-        self.kinds = ["you" if q == self.person else next(kinds) for q in range(len(self.names))]
-        self.save_problem: str | None = None
-        # Deals already in the totals (a resumed match counts its finished deals).
-        self.counted = {id(s) for s in match.deals if s.is_over}
-
-    @classmethod
-    def new(cls, rules: Rules, *, players: int = 4, bots: Sequence[str] = ("greedy",),
-            seed: int | None = None, deals: int = 1, name: str = "You", path: Path,
-            **options: Any) -> Self:
-        """A new match, its first deal dealt and saved: the person in the first seat, bots named
-        after their kind. Raises ``OSError`` if the game cannot be saved at ``path``."""
-        seed = seed if seed is not None else random.randrange(2**31)
-        kinds = tuple(bots[i % len(bots)] for i in range(players - 1))
-        names = [name] + [f"{kind.capitalize()}{i}" for i, kind in enumerate(kinds, 1)]
-        game = cls(Match(rules, names, seed=seed), MatchPlan(name, kinds, deals), path,
-                   seed=seed, **options)
-        game.match.new_deal()
-        game.save()
-        return game
-
-    @classmethod
-    def resume(cls, path: Path, *, seed: int | None = None, **options: Any) -> Self:
-        """The match saved at ``path``, its unfinished deal continued where it stopped.
-
-        Raises :class:`~hoola.core.errors.RecordError` (or ``OSError``) if it cannot be resumed.
-        """
-        seed = seed if seed is not None else random.randrange(2**31)
-        match, plan = load_match(path, seed=seed)
-        return cls(match, plan, path, seed=seed, **options)
-
-    @property
-    def rules(self) -> Rules:
-        """The rules of the match."""
-        return self.match.rules
-
-    @property
-    def is_over(self) -> bool:
-        """Whether every deal of the match has been played."""
-        return self.finished_deals >= self.plan.deals
-
-    def deal_results(self) -> list[tuple[int, dict[int, Fraction]]]:
-        """Each finished deal's number and payments, for the running score."""
-        return [(i, dict(s.result.payments)) for i, s in enumerate(self.match.deals, 1)
-                if s.result is not None]
-
-    def save(self) -> None:
-        """Write the record of the match so far (``hoola verify`` accepts it), all at once."""
-        if not self.match.deals:
-            return
-        totals = self.match.totals if self.plan.deals > 1 and self.finished_deals else None
-        record = record_of(self.match.deals, rules=self.rules, totals=totals,
-                           comment=self.plan.comment())
-        write_atomically(self.path, dumps(record))
-
-
-# -- any game -------------------------------------------------------------------------------------
+# -- the plan and the save -------------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
 class GamePlan:
-    """The plan of a game of any kind: the person, the bots by seat, and how many deals (None:
-    until the game's own end, such as Kalookie's pool being won)."""
+    """The plan of a game: the person, the bots by seat, and how many deals (None: until the
+    game's own end, such as Kalookie's pool being won)."""
 
     you: str
     bots: tuple[str, ...]
@@ -341,22 +183,31 @@ class GamePlan:
         return f"{META[2:]} you={self.you} bots={','.join(self.bots)} deals={deals}"
 
     @classmethod
-    def from_text(cls, text: str, players: Sequence[str]) -> GamePlan:
-        """The plan a record's ``# hoola play:`` line names; without one, its first player
-        against random bots until the game's end. A wrong line raises a RecordError."""
+    def from_text(cls, text: str, players: Sequence[str], *, kinds: Sequence[str] | None = None,
+                  bot: str = "random", deals: int | None = None) -> GamePlan:
+        """The plan a record's ``# hoola play:`` line names, its bots of ``kinds`` (those of every
+        game by default); without one, its first player against ``bot`` for ``deals`` deals. A
+        wrong line raises a RecordError saying what is wrong."""
         from hoola.bots import SEAT_KINDS
 
         fields = plan_fields("\n".join(x for x in text.splitlines() if x.startswith("#")))
         if fields is None:
-            return cls(players[0], ("random",) * (len(players) - 1), None)
-        you, bots = seats_of(fields, players, SEAT_KINDS)
-        deals = fields["deals"]
-        if deals == "end":
+            return cls(players[0], (bot,) * (len(players) - 1), deals)
+        you, bots = seats_of(fields, players, SEAT_KINDS if kinds is None else kinds)
+        count = fields["deals"]
+        if count == "end":
             return cls(you, bots, None)
-        if not deals.isdigit() or not 1 <= int(deals) <= 1000:
-            raise RecordError(f"the '{META}' line says deals={deals}, not a number of deals "
+        if not count.isdigit() or not 1 <= int(count) <= 1000:
+            raise RecordError(f"the '{META}' line says deals={count}, not a number of deals "
                               "(1 to 1000) or end", "bad-plan")
-        return cls(you, bots, int(deals))
+        return cls(you, bots, int(count))
+
+
+def _check_deals(plan: GamePlan, deals: object) -> None:
+    """A RecordError when a record holds more deals than its plan."""
+    if plan.deals is not None and isinstance(deals, Sequence) and len(deals) > plan.deals:
+        raise RecordError(f"the record holds {len(deals)} deals, more than the {plan.deals} of "
+                          "its game", "bad-plan")
 
 
 def game_of_save(path: Path) -> str:
@@ -364,12 +215,13 @@ def game_of_save(path: Path) -> str:
     return game_name_of(parse_toml(read_text(path)))
 
 
-class SavedGame(_Autosaved[GameState]):
+class SavedGame:
     """A game of any registered kind between one person and bots, saved to ``path`` after every
     move through the game's own records (:meth:`~hoola.core.game.Game.record_text`).
 
     Start with :meth:`new` or :meth:`resume`; play each deal from :meth:`next_deal`, calling
-    :meth:`moved` after every action.
+    :meth:`moved` after every action. A save of Hoola's match written before every game shared
+    this one reads the same (its ``# hoola play:`` line, its deals and totals).
     """
 
     def __init__(self, game: Game, match: AnyMatch, plan: GamePlan, path: Path, *, seed: int,
@@ -411,24 +263,74 @@ class SavedGame(_Autosaved[GameState]):
     def resume(cls, path: Path, *, seed: int | None = None) -> SavedGame:
         """The game saved at ``path`` (of the game its record names), its unfinished deal
         continued where it stopped. Raises a RecordError if it cannot be resumed."""
+        from hoola.terminal.touches import touch_of
+
         text = read_text(path)
         data = parse_toml(text)
         game = get_game(game_name_of(data))
         seed = seed if seed is not None else random.randrange(2**31)
+        touch = touch_of(game.name)
+        kinds = seat_kinds(game)
+
+        def plan_of(names: Sequence[str]) -> GamePlan:
+            return GamePlan.from_text(text, names, kinds=kinds, bot=touch.bot or "random",
+                                      deals=touch.deals)
+
+        # The plan is read before the deals replay: a wrong line is the first thing said.
+        players = data.get("players")
+        plan = None
+        if isinstance(players, list) and players and all(isinstance(p, str) for p in players):
+            plan = plan_of(players)
+            _check_deals(plan, data.get("deal"))
         match = game.resume(text, seed=seed)
-        plan = GamePlan.from_text(text, match.names)
-        if plan.deals is not None and len(match.deals) > plan.deals:
-            raise RecordError(f"the record holds {len(match.deals)} deals, more than the "
-                              f"{plan.deals} of its game", "bad-plan")
+        plan = plan or plan_of(match.names)
+        _check_deals(plan, match.deals)
         preset = data.get("rules", game.default_preset)
         return cls(game, match, plan, path, seed=seed,
                    preset=preset if isinstance(preset, str) else game.default_preset)
+
+    @property
+    def deal_number(self) -> int:
+        """The number of the deal being played (or last played), from 1."""
+        return max(len(self.match.deals), 1)
+
+    @property
+    def finished_deals(self) -> int:
+        """How many deals are over."""
+        return sum(1 for s in self.match.deals if s.is_over)
 
     @property
     def is_over(self) -> bool:
         """Whether the game has reached its own end, or the number of deals planned."""
         planned = self.plan.deals is not None and self.finished_deals >= self.plan.deals
         return planned or self.match.is_over
+
+    def next_deal(self) -> GameState:
+        """The unfinished deal, or a new one dealt (and saved)."""
+        deals = self.match.deals
+        if deals and not deals[-1].is_over:
+            return deals[-1]
+        state = self.match.new_deal()
+        self.moved(state)
+        return state
+
+    def moved(self, state: GameState) -> str | None:
+        """After an action on ``state``: fold a finished deal into the score, and save. Returns
+        a sentence for the person when saving starts failing (the last save is kept) or works
+        again."""
+        if state.is_over and id(state) not in self.counted:
+            self.counted.add(id(state))
+            self.match.finish_deal()
+        was = self.save_problem
+        try:
+            self.save()
+        except OSError as exc:
+            self.save_problem = f"The game cannot be saved to {self.path} " \
+                                f"({exc.strerror or exc}); the last save is kept, and saving " \
+                                "is tried again after every move."
+            return self.save_problem if was is None else None
+        self.save_problem = None
+        return f"The game is saved again to {self.path}." if was is not None else None
 
     def save(self) -> None:
         """Write the record of the game so far (``hoola verify`` accepts it), all at once."""

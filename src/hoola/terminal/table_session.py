@@ -16,14 +16,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from hoola.bots import seat_bot
 from hoola.core.driver import REACTION, LiveClock, Race, play_deal
 from hoola.core.game import GameState, Player
 from hoola.terminal.plain import Notation, last_move
-from hoola.terminal.saves import SavedGame
+from hoola.terminal.saves import SavedGame, seat_player
 
 __all__ = ["REACTION", "PacedBot", "PersonSeat", "Question", "Stop", "TableSession"]
-
 
 
 class Stop(Exception):
@@ -149,7 +147,7 @@ class TableSession:
         for q, kind in enumerate(saved.kinds):
             if q == saved.person:
                 continue
-            bot, note = seat_bot(saved.game, kind, saved.seed + q)
+            bot, note = seat_player(saved.game, kind, saved.seed + q)
             self.bots[q] = PacedBot(bot, bot_delay, self.stopped)
             if note is not None and note not in self.notes:
                 self.notes.append(note)

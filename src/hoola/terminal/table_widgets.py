@@ -1,14 +1,15 @@
-"""The generic table on the screen, drawn from a :class:`~hoola.core.table.Table` alone: the
-seats with what they own, the middle of the table, the person's hand, the moves, the keys.
+"""The table on the screen, drawn from a :class:`~hoola.core.table.Table` alone: the seats with
+what they own and the match's score, the middle of the table (its piles clicked), the person's
+hand with a key under each card, the moves, the keys.
 
-Cards come as notation (``7h``, ``JK``, ``JK=7h``) and are drawn as the Hoola screen draws them.
+Cards come as notation (``7h``, ``JK``, ``JK=7h``) and are drawn as chips or faces on paper.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from rich.console import RenderableType
 from rich.style import Style
@@ -21,32 +22,55 @@ from textual.widgets import Static
 
 from hoola.core.cards import JOKER, parse_card
 from hoola.core.errors import NotationError
-from hoola.core.table import Table, Zone
+from hoola.core.table import Score, Table, Zone
 from hoola.terminal.cardface import PAPER, card_face, card_label, card_style
-from hoola.terminal.tabletext import hand_of, middle_text, plural, seat_scores, zones_of
+from hoola.terminal.tabletext import (
+    SETTLEMENT,
+    hand_of,
+    middle_text,
+    plural,
+    score_label,
+    seat_scores,
+    zones_of,
+)
 
-__all__ = ["CARD_KEYS", "HandView", "SeatsView", "card_of", "chip", "chips", "pick_keys",
-           "words"]
+__all__ = ["CARD_KEYS", "HandView", "SeatsView", "card_keys", "card_of", "chip", "chips",
+           "middle_line", "pick_keys", "words"]
 
 CARD_KEYS = "1234567890abcdefgijkmnoprtuvwxyz"
 """The keys that pick the cards of the hand, in the order shown (h, l, q and s are commands)."""
 
 
-def pick_keys(cards: int) -> str:
+def card_keys(verbs: Iterable[str] = ()) -> str:
+    """The keys that pick cards when ``verbs`` keys stand for a game's verbs.
+
+    >>> card_keys("dtmax")[:14]
+    '1234567890bcef'
+    """
+    taken = set(verbs)
+    return "".join(k for k in CARD_KEYS if k not in taken)
+
+
+def pick_keys(cards: int, keys: str = CARD_KEYS) -> str:
     """The keys that pick a hand of ``cards`` cards, as the key bar says them.
 
     >>> pick_keys(5), pick_keys(1), pick_keys(10), pick_keys(13), pick_keys(0)
     ('1-5', '1', '1-0', '1-0 a-c', '')
+    >>> pick_keys(14, card_keys("dtmax"))
+    '1-0 b-c e-f'
     """
-    cards = min(cards, len(CARD_KEYS))
-    if cards <= 0:
-        return ""
-    if cards == 1:
-        return CARD_KEYS[0]
-    digits = f"1-{CARD_KEYS[min(cards, 10) - 1]}"
-    if cards <= 10:
-        return digits
-    return f"{digits} {CARD_KEYS[10]}" if cards == 11 else f"{digits} a-{CARD_KEYS[cards - 1]}"
+    chosen = keys[:max(cards, 0)]
+    digits, letters = chosen[:10], chosen[10:]
+    parts = [digits if len(digits) <= 1 else f"{digits[0]}-{digits[-1]}"] if digits else []
+    run = ""
+    for key in letters:
+        if run and ord(key) != ord(run[-1]) + 1:
+            parts.append(run if len(run) == 1 else f"{run[0]}-{run[-1]}")
+            run = ""
+        run += key
+    if run:
+        parts.append(run if len(run) == 1 else f"{run[0]}-{run[-1]}")
+    return " ".join(parts)
 
 
 NOTATION = re.compile(r"(?:10|[2-9TJQKA])[shdc]|JK(?:=(?:10|[2-9TJQKA])[shdc])?")
@@ -93,7 +117,11 @@ def chips(cards: Sequence[str]) -> Text:
 
 
 def words(label: str) -> Text:
-    """A move's notation (or a prompt) with its cards drawn as chips."""
+    """A move's notation (or a prompt) with its cards drawn as chips.
+
+    >>> words("take 9d with 9s 9h.").plain
+    'take 9♦ with 9♠ 9♥.'
+    """
     out = Text()
     for i, word in enumerate(label.split()):
         if i:
@@ -113,14 +141,19 @@ def _zone_cards(zone: Zone) -> Text:
 
 
 class SeatsView(Static):
-    """A line a seat (who, cards in hand, score values), what they own under it."""
+    """A line a seat (who, cards in hand, a touch's note, score values), what they own under it."""
 
-    def show(self, table: Table, me: int) -> None:
-        """Draw the seats of ``table`` for seat ``me``."""
+    def show(self, table: Table, me: int, notes: Sequence[str] = (),
+             board: Sequence[Score] = ()) -> None:
+        """Draw the seats of ``table`` for seat ``me``, with a note a seat and the match's score
+        lines (``board``) that the hand's table does not already show."""
         grid = Grid.grid(padding=(0, 1), expand=True)
         grid.add_column(no_wrap=True)
         grid.add_column(ratio=1)
         moment = table.moment
+        shown = {score_label(s.label) for s in table.scores}
+        extra = Table(zones=(), moment=moment, names=table.names, teams=table.teams,
+                      scores=tuple(s for s in board if score_label(s.label) not in shown))
         for seat, name in enumerate(table.names):
             turn = seat == moment.turn and moment.phase != "over"
             who = Text("▶ " if turn else "· " if seat in moment.actors else "  ",
@@ -132,9 +165,15 @@ class SeatsView(Static):
                 info.append(plural(hand.count or 0, "card"))
                 if hand.note:
                     info.append(f" ({hand.note})", style="dim")
+            if seat < len(notes) and notes[seat]:
+                info.append(" · " if info else "")
+                info.append(notes[seat], style="#87d7ff")
             for score in seat_scores(table, seat):
                 info.append(" · " if info else "")
                 info.append(score, style="cyan")
+            for score in seat_scores(extra, seat):
+                info.append(" · " if info else "")
+                info.append(score, style="bold cyan")
             for zone in zones_of(table, seat, ("captured",)):
                 info.append(f" · {zone.label} ")
                 info.append_text(_zone_cards(zone))
@@ -158,15 +197,19 @@ class SeatsView(Static):
         self.update(grid)
 
 
-def middle_line(table: Table) -> Text:
-    """The zones no seat owns: the discard pile's top card, the stock, the trick, the rest."""
+def middle_line(table: Table, clicks: Iterable[str] = ()) -> Text:
+    """The zones no seat owns: the discard pile's top card, the stock, the trick, the rest (the
+    settlement is told apart). A pile whose kind is in ``clicks`` may be clicked: it asks the app
+    for ``pile('<kind>')``."""
     text = Text()
+    clickable = set(clicks)
     for zone in table.zones:
         if zone.kind == "meld" or (zone.kind in ("hand", "meld", "captured")
-                                   and zone.owner is not None):
+                                   and zone.owner is not None) or zone.id == SETTLEMENT:
             continue
         if text:
             text.append("   ")
+        start = len(text)
         owner = f" ({table.names[zone.owner]})" if zone.owner is not None and \
             zone.owner < len(table.names) else ""
         if zone.kind == "discard":
@@ -183,6 +226,8 @@ def middle_line(table: Table) -> Text:
             text.append_text(_zone_cards(zone))
             if zone.note:
                 text.append(f" ({zone.note})", style="dim")
+        if zone.kind in clickable:
+            text.stylize(Style(meta={"@click": f"app.pile({zone.kind!r})"}), start, len(text))
     return text if text else Text(middle_text(table))
 
 
@@ -190,7 +235,8 @@ class HandView(Widget):
     """The person's hand in display order, a key under each card; click a card to pick it.
 
     ``groups`` are drawn apart (a game's touch groups runs and sets); picked cards are lifted on
-    yellow paper, cards new since the person last chose are underlined.
+    yellow paper, cards new since the person last chose are underlined; the key under a card a
+    move would use is coloured as the touch marks that move's verb (green: it melds).
     """
 
     class Picked(Message):
@@ -208,6 +254,9 @@ class HandView(Widget):
         self.label = "Your hand"
         self.note = ""
         self.faces = False
+        self.keys = CARD_KEYS
+        self.marks: Mapping[str, str] = {}
+        self.sorted = ""
         self.spans: list[tuple[int, int]] = []  # each card's columns, for clicks
 
     @property
@@ -216,16 +265,22 @@ class HandView(Widget):
         return [c for group in self.groups for c in group]
 
     def show(self, label: str, groups: list[list[str]], picked: set[int], new: Counter[str],
-             note: str = "", faces: bool = False) -> None:
-        """Draw ``groups`` of cards with ``picked`` places lifted and ``new`` cards marked."""
+             note: str = "", faces: bool = False, keys: str = CARD_KEYS,
+             marks: Mapping[str, str] | None = None, order: str = "") -> None:
+        """Draw ``groups`` of cards with ``picked`` places lifted and ``new`` cards marked, the
+        ``keys`` that pick them under them, coloured by ``marks`` (a colour a card); ``order``
+        says how they are sorted."""
         self.label, self.groups, self.picked = label, groups, picked
         self.new, self.note, self.faces = new, note, faces
+        self.keys, self.marks, self.sorted = keys, marks or {}, order
         self.refresh(layout=True)
 
     def render(self) -> RenderableType:
         """The head line, the cards (as faces when there is room), and their keys."""
         order = self.order
         head = Text(f" {self.label} ({len(order)})", style="bold")
+        if self.sorted:
+            head.append(f" {self.sorted}", style="dim")
         if self.note:
             head.append(f" · {self.note}", style="italic #87d7ff")
         rows = [Text(), Text(), Text()] if self.faces else [Text()]
@@ -241,9 +296,12 @@ class HandView(Widget):
                     new[card] -= 1
                 selected = place in self.picked
                 width = self._draw(rows, card, selected, mark)
-                key = CARD_KEYS[place] if place < len(CARD_KEYS) else " "
-                keys.append(f" {key:^{width}}"[: width + 1],
-                            style="bold reverse" if selected else "dim")
+                key = self.keys[place] if place < len(self.keys) else " "
+                colour = self.marks.get(card.split("=", 1)[0])
+                keys.append(" ")
+                keys.append(f"{key:^{width}}"[:width],
+                            style="bold reverse" if selected else
+                            Style(color="#000000", bgcolor=colour, bold=True) if colour else "dim")
                 self.spans.append((column, column + width))
                 column += width + 1
                 place += 1

@@ -3,7 +3,9 @@
 The plain game prints these lines; the full-screen game uses the same ordering and grouping. A
 zone is drawn by its kind and owner: hands, melds and captured piles under their seat, the
 discard pile, the stock and the rest in one line between the seats and the hand. A zone this seat
-may not see shows only its count.
+may not see shows only its count. A table may carry the settlement of a finished hand, told to
+this seat: a zone ``settlement`` of no cards whose label says how the hand ended and whose note
+explains who pays what, line by line (:func:`settlement_of`); it is told apart, not in the middle.
 
 >>> from hoola.core.table import Moment, Score, Table, Zone
 >>> t = Table(zones=(Zone("hand-0", "hand", "Your hand", owner=0, cards=("Ks", "2h", "As")),
@@ -41,6 +43,7 @@ __all__ = [
     "score_lines",
     "seat_scores",
     "seat_text",
+    "settlement_of",
     "sorted_cards",
     "table_lines",
     "wrap_line",
@@ -98,6 +101,25 @@ def score_label(label: str) -> str:
     return label
 
 
+SETTLEMENT = "settlement"
+"""The id of the zone that tells a finished hand's settlement."""
+
+
+def settlement_of(table: Table) -> list[str]:
+    """How the hand ended and the settlement line by line, when the table tells them (a zone
+    ``settlement``); [] when it does not.
+
+    >>> from hoola.core.table import Moment, Table, Zone
+    >>> told = Zone("settlement", "pile", "B went out.", count=0, note="You owe 1: rank pays 1")
+    >>> settlement_of(Table(zones=(told,), moment=Moment((), 0, "over")))
+    ['B went out.', 'You owe 1: rank pays 1']
+    """
+    zone = next((z for z in table.zones if z.id == SETTLEMENT), None)
+    if zone is None:
+        return []
+    return [zone.label, *(line for line in zone.note.splitlines() if line.strip())]
+
+
 def seat_scores(table: Table, seat: int) -> list[str]:
     """``Penalty: 12`` for each score line that has a value per seat, or per team (the seat's
     team's value, on each of its members' lines)."""
@@ -141,12 +163,14 @@ def _cards_text(zone: Zone, by_rank: bool = False, sort: bool = False) -> str:
     return " ".join(cards) if cards else "none"
 
 
-def seat_text(table: Table, seat: int) -> str:
-    """One seat's line: its cards in hand (a count), its score values, a note (``out``)."""
+def seat_text(table: Table, seat: int, note: str = "") -> str:
+    """One seat's line: its cards in hand (a count), a note (``out``, a touch's ``dealer``), its
+    captured piles, its score values."""
     hand = hand_of(table, seat)
     parts = [plural(hand.count or 0, "card") if hand is not None else ""]
     if hand is not None and hand.note:
         parts.append(hand.note)
+    parts.append(note)
     for zone in zones_of(table, seat, ("captured",)):
         parts.append(f"{zone.label} {_cards_text(zone)}")
     parts.extend(seat_scores(table, seat))
@@ -157,7 +181,8 @@ def middle_text(table: Table) -> str:
     """The zones no seat owns (or not drawn under a seat): ``Discard pile: Jd (2 cards)``..."""
     parts = []
     for zone in table.zones:
-        if zone.kind == "meld" or (zone.kind in OWNED_KINDS and zone.owner is not None):
+        if zone.kind == "meld" or (zone.kind in OWNED_KINDS and zone.owner is not None) or \
+                zone.id == SETTLEMENT:
             continue
         owner = f" ({table.names[zone.owner]})" if zone.owner is not None and \
             zone.owner < len(table.names) else ""
@@ -174,15 +199,18 @@ def middle_text(table: Table) -> str:
     return " · ".join(parts)
 
 
-def table_lines(table: Table, me: int, by_rank: bool = False) -> list[str]:
+def table_lines(table: Table, me: int, by_rank: bool = False, *,
+                seat_notes: Sequence[str] = (), hand_note: str = "") -> list[str]:
     """The whole table for seat ``me``: a line a seat with its melds under it, the middle, the
-    hand (face up, sorted), and what the moment asks."""
+    hand (face up, sorted, with ``hand_note``), and what the moment asks; ``seat_notes`` are a
+    word a seat (a touch's)."""
     lines = []
     actors = set(table.moment.actors)
     for seat, name in enumerate(table.names):
         mark = "▶ " if seat == table.moment.turn and table.moment.phase != "over" else \
             "· " if seat in actors else "  "
-        head = f"{mark}{name}: {seat_text(table, seat)}"
+        note = seat_notes[seat] if seat < len(seat_notes) else ""
+        head = f"{mark}{name}: {seat_text(table, seat, note)}"
         hand = hand_of(table, seat)
         if seat != me and hand is not None and hand.cards is not None:
             head += f" · shows {_cards_text(hand, by_rank, sort=True)}"
@@ -200,7 +228,8 @@ def table_lines(table: Table, me: int, by_rank: bool = False) -> list[str]:
         lines.append(middle)
     mine = hand_of(table, me)
     if mine is not None:
-        lines.append(f"{mine.label}: {_cards_text(mine, by_rank, sort=True)}")
+        note = f" · {hand_note}" if hand_note else ""
+        lines.append(f"{mine.label}: {_cards_text(mine, by_rank, sort=True)}{note}")
     if table.moment.prompt:
         lines.append(table.moment.prompt)
     return lines

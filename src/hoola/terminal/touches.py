@@ -2,10 +2,12 @@
 front ends knows any game.
 
 A game with no entry plays with :data:`NO_TOUCH`: the generic screen and plain game draw it from
-its table as data alone. Kalookie's touch groups the hand into runs and sets and says how far the
-initial meld has come. Hoola's is a whole front end of its own (the full-screen game of
-:mod:`hoola.terminal.hoola_app` and the plain game of :mod:`hoola.terminal.hoola_plain`, chosen by
-:data:`hoola.terminal.front.OWN`). No Textual import here.
+its table as data alone. Every touch is small: keys for the verbs of the game's notation, a note
+beside the hand, the words of a race, what the game calls a hand. Kalookie's groups the hand into
+runs and sets and says how far the initial meld has come; Hoola's
+(:mod:`hoola.terminal.hoola_touch`) counts the points in hand with the knock cue, marks the dealer,
+says "Thank you!" and plays ten deals against greedy bots unless told otherwise. No Textual import
+here.
 
 >>> kalookie_groups(["9h", "Ks", "7h", "8h", "JK", "Kd", "Kc", "2s"])
 [['7h', '8h', '9h'], ['Ks', 'Kd', 'Kc'], ['2s'], ['JK']]
@@ -15,32 +17,60 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from hoola.core.cards import JOKER, parse_card
 from hoola.core.driver import Race
 from hoola.core.errors import NotationError
+from hoola.terminal.hoola_touch import HOOLA_DEALS, HOOLA_VERBS, hoola_note, hoola_seat_note
 from hoola.terminal.races import describe_race, hoola_race
 from hoola.terminal.tabletext import sorted_cards
 
-__all__ = ["NO_TOUCH", "TOUCHES", "Touch", "kalookie_groups", "kalookie_note", "touch_of"]
+__all__ = ["NO_TOUCH", "RUMMY_MARKS", "TOUCHES", "Touch", "kalookie_groups", "kalookie_note",
+           "touch_of"]
 
 
 @dataclass(frozen=True, slots=True)
 class Touch:
-    """One game's touches: each None means the generic way.
+    """One game's touches: each left out means the generic way.
 
     ``groups`` orders the person's hand into groups (drawn apart); ``note`` is a short line
     about the hand from the person's view; ``race`` words how a contested window ended
-    (:func:`hoola.terminal.races.describe_race` by default). (A game with front ends of its own
-    altogether is in :data:`hoola.terminal.front.OWN`.)
+    (:func:`hoola.terminal.races.describe_race` by default). ``verbs`` maps keys to the verbs of
+    the game's notation (``d``: ``draw``): a key narrows the moves to that verb with the picked
+    cards, and plays the one that fits. ``marks`` colours the key under a card that a move of a
+    verb uses (green under the cards of a meld). ``seat_note`` says a word about a seat
+    (``dealer``); ``exclaim`` what the table hears when a seat makes a move of a verb ("Thank
+    you!"). ``hand`` is what the game calls a hand (``deal``), ``bot`` the bots' kind when none is
+    named (None: the game's expert, or random), ``deals`` how many deals a game is when none is
+    named (None: until the game's own end).
     """
 
     groups: Callable[[Sequence[str]], list[list[str]]] | None = None
     note: Callable[[Any], str] | None = None
     race: Callable[[Race, Sequence[str], int], str] = describe_race
+    verbs: Mapping[str, str] = field(default_factory=dict)
+    marks: Mapping[str, str] = field(default_factory=dict)
+    seat_note: Callable[[Any, int], str] | None = None
+    exclaim: Mapping[str, str] = field(default_factory=dict)
+    hand: str = "hand"
+    bot: str | None = None
+    deals: int | None = None
+
+    def verb_of(self, key: str) -> str | None:
+        """The verb a key stands for (None: the key picks a card, or is a command)."""
+        return self.verbs.get(key)
+
+    def key_of(self, verb: str) -> str | None:
+        """The key of a verb (None when it has none)."""
+        return next((k for k, v in self.verbs.items() if v == verb), None)
+
+
+RUMMY_MARKS: Mapping[str, str] = {"take": "#ffd75f", "meld": "#5fd75f", "add": "#5fafff"}
+"""The marks of the rummies: yellow under the cards that take the discard, green under those
+that meld, blue under those that add to a meld on the table."""
 
 
 def kalookie_groups(cards: Sequence[str]) -> list[list[str]]:
@@ -117,10 +147,17 @@ def kalookie_note(view: Any) -> str:
 
 
 NO_TOUCH = Touch()
+
+
 TOUCHES: dict[str, Touch] = {
-    "kalookie": Touch(groups=kalookie_groups, note=kalookie_note),
-    "hoola": Touch(race=hoola_race),
+    "kalookie": Touch(groups=kalookie_groups, note=kalookie_note,
+                      verbs={"d": "draw", "t": "take", "m": "meld", "a": "add", "x": "discard",
+                             "w": "warn"}, marks=RUMMY_MARKS),
+    "hoola": Touch(note=hoola_note, race=hoola_race, verbs=HOOLA_VERBS, marks=RUMMY_MARKS,
+                   seat_note=hoola_seat_note, exclaim={"take": "Thank you!"}, hand="deal",
+                   bot="greedy", deals=HOOLA_DEALS),
 }
+"""Every game's touches, by the game's name."""
 
 
 def touch_of(game: str) -> Touch:

@@ -12,6 +12,7 @@ from hoola.core.table import Moment, Score, Table
 from hoola.games.hoola.inputs import check_names, check_seed
 from hoola.games.hoola.rules import Rules
 from hoola.games.hoola.state import DealState
+from hoola.games.hoola.text import agree
 
 __all__ = ["Match", "MatchError", "Totals", "next_dealer", "next_stake"]
 
@@ -118,6 +119,6 @@ class Match:
         dealer = next_dealer(self.deals[-1]) if self.deals and self.deals[-1].is_over else \
             self.deals[-1].dealer if self.deals else 0
         return Table(zones=(), moment=Moment(actors=(), turn=None, phase="play",
-                                             prompt=f"{self.names[dealer]} deals next"),
+                                             prompt=f"{agree(self.names[dealer], 'deal')} next"),
                      names=tuple(self.names),
                      scores=(Score("Totals", tuple(format_number(t) for t in self.totals())),))

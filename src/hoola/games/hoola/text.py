@@ -69,6 +69,11 @@ def knocker_of(history: Sequence[Action]) -> int | None:
     return next((a.player for a in reversed(history) if isinstance(a, Knock)), None)
 
 
+def _points(n: int) -> str:
+    """``n`` points, the word agreeing: "1 point", "9 points"."""
+    return f"{n} point{'' if n == 1 else 's'}"
+
+
 def describe_end(result: Settlement, names: Sequence[str], knocker: int | None = None,
                  me: int | None = None) -> str:
     """How play ended and who won, in one sentence: "Greedy1 knocked with 9 points but was
@@ -79,7 +84,7 @@ def describe_end(result: Settlement, names: Sequence[str], knocker: int | None =
     if result.end == "knock" and knocker is not None:
         who = "You" if knocker == me else names[knocker]
         points = result.points.get(knocker)
-        head = f"{who} knocked" + (f" with {points} points" if points is not None else "")
+        head = f"{who} knocked" + (f" with {_points(points)}" if points is not None else "")
         if knocker in winners:
             return f"{head} and won."
         how = "was undercut" if low is not None and points is not None and low < points \
@@ -127,7 +132,7 @@ def describe_settlement(result: Settlement, names: Sequence[str],
     lines = [describe_end(result, names, knocker, me)]
     for seat in sorted(result.points):
         hand = f"  [{format_cards(hands[seat])}]" if hands is not None else ""
-        lines.append(f"  {names[seat]}: {result.points[seat]} points in hand{hand}")
+        lines.append(f"  {names[seat]}: {_points(result.points[seat])} in hand{hand}")
     for line in result.losers:
         why = [f"rank pays {format_number(line.base).strip(chr(34))}"]
         if line.last:

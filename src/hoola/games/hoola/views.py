@@ -144,7 +144,8 @@ class View(NamedTuple):
         assert self.result is not None
         end, *lines = describe_settlement(self.result, self.names, me=self.player,
                                           knocker=knocker_of(self.history))
-        told = [line.strip() for line in lines if not line.endswith(" points in hand")]
+        told = [line.strip() for line in lines
+                if not line.endswith((" points in hand", " point in hand"))]
         return Zone("settlement", "pile", end, count=0, note="\n".join(told))
 
     def mission_text(self) -> str:

@@ -102,18 +102,49 @@ def _restore_pack(order: Sequence[int] | None, pack: list[Any] | None, state: An
 
 
 class _Held:
-    """An engine state kept by an OpenSpiel state: copied, when pyspiel clones the state, with
-    the engine's own ``copy`` (the random source copied as it is, a :class:`_Pack` included)."""
+    """An engine deal kept by an OpenSpiel state, with how it came about (the game's name, its
+    preset, the seats, the chance nodes' order of the pack, the actions applied since).
 
-    def __init__(self, state: GameState) -> None:
+    pyspiel copies a state with ``deepcopy`` (:meth:`__deepcopy__`: the engine's own fast
+    ``copy``, the random source copied as it is) and pickles it (:meth:`__reduce__`: dealt again
+    from the same order and the actions replayed, since a compiled engine's deal does not
+    pickle)."""
+
+    def __init__(self, state: GameState, source: tuple[str, str, tuple[str, ...], tuple[int, ...]],
+                 applied: Sequence[Any] = ()) -> None:
         self.state = state
+        self.source = source
+        self.applied = list(applied)
+
+    def apply(self, action: Any) -> None:
+        """Play ``action`` on the deal, and remember it."""
+        self.state.apply(action)
+        self.applied.append(action)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
         other = self.state.copy()
         rng = getattr(self.state, "rng", None)
         if rng is not None:
             other.rng = copy.deepcopy(rng, memo)  # type: ignore[attr-defined]
-        return _Held(other)
+        return _Held(other, self.source, self.applied)
+
+    def __reduce__(self) -> Any:
+        return _replay, (self.source, tuple(self.applied))
+
+
+def _deal(source: tuple[str, str, tuple[str, ...], tuple[int, ...]]) -> GameState:
+    """The deal ``source`` names, dealt from its order of the pack."""
+    name, preset, names, order = source
+    game, rules = resolve_game(name, preset)
+    return DEALS[game.name](rules, names, _Pack(order))
+
+
+def _replay(source: tuple[str, str, tuple[str, ...], tuple[int, ...]],
+            applied: Sequence[Any]) -> _Held:
+    held = _Held(_deal(source), source)
+    for action in applied:
+        held.apply(action)
+    return held
 
 
 class _Game(pyspiel.Game):  # type: ignore[misc]
@@ -134,7 +165,7 @@ class _Game(pyspiel.Game):  # type: ignore[misc]
             num_players=players, min_utility=-1e6, max_utility=1e6, utility_sum=0.0,
             max_game_length=len(probe.pack) + _LENGTH[name])
         super().__init__(game_type, info, params)
-        self.hoola_game, self.rules, self.names = game, rules, names
+        self.hoola_game, self.rules, self.names, self.preset = game, rules, names, preset
         self.encoding, self.deal, self.pack_size = encoding, deal, len(probe.pack)
 
     def new_initial_state(self) -> _State:
@@ -196,8 +227,9 @@ class _State(pyspiel.State):  # type: ignore[misc]
         if self.state is None:
             self.order.append(action)
             if len(self.order) == self.spec.pack_size:
-                self.held = _Held(self.spec.deal(self.spec.rules, self.spec.names,
-                                                 _Pack(self.order)))
+                spec = self.spec
+                source = (spec.hoola_game.name, spec.preset, tuple(spec.names), tuple(self.order))
+                self.held = _Held(_deal(source), source)
             return
         if self.pending is not None:
             arrived = list(permutations(self.pending))[action]
@@ -234,7 +266,8 @@ class _State(pyspiel.State):  # type: ignore[misc]
         if chosen is None:
             close(moment)
             chosen = state.resolve(moment.decisions)
-        state.apply(chosen)
+        assert self.held is not None
+        self.held.apply(chosen)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:

@@ -357,7 +357,7 @@ def test_the_lobby_keeps_other_tables_through_one_address_flood(tmp_path: Path) 
     async def main() -> None:
         async with httpx.AsyncClient(base_url=live.http, timeout=WAIT) as http:
             async def make(address: str, **spec: Any) -> dict[str, Any]:
-                r = await http.post("/api/tables", json={**GAME, **spec},
+                r = await http.post("/api/tables", json={**GAME, "public": True, **spec},
                                     headers=from_address(address))
                 assert r.status_code == 200, r.text
                 return dict(r.json())
@@ -466,6 +466,7 @@ EXPECTED = {
     ("get", "/api/tables/{tid}/replay"): {400, 403, 404, 422, 503},
     ("get", "/api/tables/{tid}/hint"): {400, 403, 404, 503},
     ("get", "/api/games"): set(),
+    ("get", "/api/origin"): set(),
 }
 """What each route may answer besides :data:`~hoola.server.app.ALWAYS`."""
 

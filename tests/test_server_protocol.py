@@ -669,7 +669,7 @@ def test_the_api_lists_games_tables_and_schema(live: Live) -> None:
         async with httpx.AsyncClient(base_url=live.http) as http:
             games = (await http.get("/api/games")).json()
             assert {g["name"] for g in games} >= {"hoola", "kalookie", "capture"}
-            table = await create_table(http, "kalookie", [{"bot": "expert"}], seed=1)
+            table = await create_table(http, "kalookie", [{"bot": "expert"}], seed=1, public=True)
             lobby = (await http.get("/api/tables")).json()
             assert table["table_id"] in [t["table_id"] for t in lobby]
             private = await create_table(http, "kalookie", [{"bot": "expert"}], public=False)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import shutil
 import socket
 import tempfile
@@ -242,6 +243,60 @@ async def settlement_shown(page: Page) -> dict[str, dict[str, str]]:
 
 # -- Hoola: two people, two bots -----------------------------------------------------------
 
+CARD_CODE = re.compile(r"(?<![A-Za-z0-9=])(?:10|[2-9TJQKA])[shdc](?![A-Za-z0-9])")
+
+
+async def no_card_codes(page: Page) -> None:
+    """Every card the page writes is a glyph: no "7h", "Ah;", "[4s" left in what it shows."""
+    for where in ("#prompt", "#log", "#result", "#hint"):
+        text = " ".join(await page.locator(where).all_inner_texts())
+        assert not CARD_CODE.findall(text), (where, text)
+
+
+def test_card_codes_in_any_text_become_glyphs_and_icons_are_drawn(
+        server: tuple[str, Store]) -> None:
+    base, _ = server
+    run(_glyphs(base))
+
+
+async def _glyphs(base: str) -> None:
+    async with async_playwright() as p:
+        browser = await launch(p)
+        page = await new_page(browser, DESKTOP)
+        await page.goto(base + "/")
+        await page.wait_for_selector("#c-private")
+        # A new table is private unless its host says otherwise, and the form says so.
+        assert await page.is_checked("#c-private") and not await page.is_checked("#c-public")
+        assert "invite link" in (await page.text_content("label:has(#c-private)") or "")
+        got = await page.evaluate("""async () => {
+            const cards = await import("/static/js/cards.js");
+            const render = await import("/static/js/render.js");
+            const touches = await import("/static/js/touches/index.js");
+            const li = render.logLine(
+                "0 points in hand [4s 2h 6d Ac 5c], J\u2665 Q\u2665 K\u2665 Ah; JK=7h. Td");
+            return {
+                text: cards.glyphText("Take 8d: it completes (Ks Kh) as 10s, not as"),
+                line: li.textContent, spans: li.querySelectorAll(".log-card").length,
+                sedma: touches.tableTitle("capture", "Capture games", "sedma"),
+                croatian: touches.tableTitle("capture", "Capture games", "sedmice-croatian"),
+                kalookie: touches.tableTitle("kalookie", "Kalookie", "british"),
+            };
+        }""")
+        assert got["text"] == "Take 8\u2666: it completes (K\u2660 K\u2665) as 10\u2660, not as"
+        assert got["line"] == ("0 points in hand [4\u2660 2\u2665 6\u2666 A\u2663 5\u2663], "
+                               "J\u2665 Q\u2665 K\u2665 A\u2665; JK=7\u2665. 10\u2666")
+        assert got["spans"] == 8
+        assert (got["sedma"], got["croatian"]) == ("Sedma", "Croatian Sedmice")
+        assert got["kalookie"] == "Kalookie \u00b7 british"
+        # The replay's buttons are drawn, not characters a font may lack.
+        made = _table(base, "capture", [{"bot": "random"}], seed=3, preset="sedma")
+        await page.goto(f"{base}/replay/{made['table_id']}")
+        for button in ("#r-first", "#r-prev", "#r-next", "#r-last"):
+            await page.wait_for_selector(f"{button} svg.icon")
+            assert (await page.text_content(button) or "").strip() == ""
+        await browser.close()
+
+
 def test_hoola_two_pages_play_a_deal(server: tuple[str, Store]) -> None:
     base, store = server
     run(_hoola(base, store))
@@ -368,6 +423,12 @@ async def _hoola(base: str, store: Store) -> None:
             await bob.evaluate("window.hoola.claims()")
         assert claims, "no battle claim (Thank you) was made through the UI"
         assert {c["result"] for c in claims} <= {"won", "lost"}
+        for page in (alice, bob):  # each claim's line sits after the action that stood
+            after: list[list[str]] = await page.evaluate("""() => [...document.querySelectorAll(
+                '#log .claim-line')].map((li) => [li.previousElementSibling ?
+                li.previousElementSibling.textContent : '', li.textContent])""")
+            for before, line in after:
+                assert before and before.split()[0] in line, (before, line)
 
         result = result_of(base, tid)
         assert result["end"] in ("knock", "out", "hoola"), result
@@ -464,6 +525,9 @@ async def _kalookie(base: str) -> None:
         result = result_of(base, made["table_id"])
         shown = await settlement_shown(page)
         assert set(shown) == {"Me", "Bot1"}
+        await no_card_codes(page)
+        lines = await page.locator("#log li").all_text_contents()
+        assert not [line for line in lines if line.split()[-1:] == ["take"]], lines
         for name, figures in shown.items():
             assert Fraction(figures["This hand"]) == Fraction(str(result["payments"][name]))
         assert not page.errors, page.errors  # type: ignore[attr-defined]
@@ -485,6 +549,8 @@ async def _sedma(base: str) -> None:
         await page.wait_for_selector('#quick button[data-game="sedma"]')
         await page.click('#quick button[data-game="sedma"]')
         await page.wait_for_url("**/table/*")
+        await page.wait_for_selector("#title:has-text('Sedma')")
+        assert await page.text_content("#title") == "Sedma"  # the game, not "Capture games"
         moves = 0
         stops = 0
         for _ in range(200):
@@ -522,6 +588,7 @@ async def _sedma(base: str) -> None:
         await page.wait_for_selector("#result:not([hidden]) #settlement")
         assert await page.text_content("#result-title") == "Deal 1 is over"
         await page.wait_for_selector("#result .settlement-lines li")
+        await no_card_codes(page)
         assert not page.errors, page.errors  # type: ignore[attr-defined]
         await browser.close()
 

@@ -370,13 +370,41 @@ def sim(game_name: str, bots: str | None, deals: int, players: int | None, prese
             game_name=game_name, pythons=pythons)
 
 
+def startup_line(host: str, port: int, db_url: str, lan: str | None) -> str:
+    """What ``hoola serve`` says as it starts: where to open it, where the tables are kept, and
+    how friends on other computers get in.
+
+    >>> print(startup_line("127.0.0.1", 8000, "sqlite:////home/ann/.hoola/hoola-server.db", None))
+    hoola server on http://127.0.0.1:8000 (tables in /home/ann/.hoola/hoola-server.db; API at /docs)
+    Only this computer can open it: `hoola serve --host 0.0.0.0` lets friends on your network in.
+    >>> print(startup_line("0.0.0.0", 8000, "sqlite:///t.db", "192.168.1.5"))
+    hoola server on http://127.0.0.1:8000 (tables in t.db; API at /docs)
+    Friends on your network open http://192.168.1.5:8000 (invite links name it).
+    """
+    from hoola.server.where import ALL_INTERFACES, is_loopback
+
+    where = db_url.removeprefix("sqlite:///") if db_url.startswith("sqlite:///") else db_url
+    shown = "127.0.0.1" if host in ALL_INTERFACES else f"[{host}]" if ":" in host else host
+    line = f"hoola server on http://{shown}:{port} (tables in {where}; API at /docs)"
+    if is_loopback(host):
+        return (f"{line}\nOnly this computer can open it: `hoola serve --host 0.0.0.0` lets "
+                "friends on your network in.")
+    if host in ALL_INTERFACES:
+        friends = f"http://{lan}:{port}" if lan else f"http://<this computer's address>:{port}"
+        return f"{line}\nFriends on your network open {friends} (invite links name it)."
+    return line
+
+
 @cli.command()
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on: 0.0.0.0 lets friends on your network in (invite "
+                   "links then name this machine's network address).")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
               help="Port to listen on.")
-@click.option("--db", "db_url", default="sqlite:///hoola-server.db", show_default=True,
+@click.option("--db", "db_url", default=None,
               help="Where tables are kept: a SQLAlchemy URL (sqlite:///FILE, or "
-                   "postgresql+psycopg://USER@HOST/DB).")
+                   "postgresql+psycopg://USER@HOST/DB) [default: sqlite:///~/.hoola/"
+                   "hoola-server.db, or in $HOOLA_HOME].")
 @click.option("--redis", "redis_url", default=None, metavar="URL",
               help="Share the tables with other server processes through this Redis "
                    "(redis://HOST:PORT/0) and the same --db.")
@@ -394,7 +422,7 @@ def sim(game_name: str, bots: str | None, deals: int, players: int | None, prese
               help="Proxies (addresses or networks, comma-separated, or *) whose "
                    "X-Forwarded-For names the client that the per-address limits count "
                    "[default: 127.0.0.1,::1, or $FORWARDED_ALLOW_IPS].")
-def serve(host: str, port: int, db_url: str, redis_url: str | None,
+def serve(host: str, port: int, db_url: str | None, redis_url: str | None,
           lease_seconds: float, externals: tuple[str, ...], limit_pairs: tuple[str, ...],
           forwarded_allow_ips: str | None) -> None:
     """Host tables of every game for people and bots over HTTP and WebSocket (docs/server.md);
@@ -410,6 +438,7 @@ def serve(host: str, port: int, db_url: str, redis_url: str | None,
         raise click.ClickException(f"the server needs its extra: {install_command('server')} "
                                    f"({exc.name} is missing)") from exc
     from hoola.core.errors import HoolaError
+    from hoola.server.where import ALL_INTERFACES, default_db_url, lan_address
 
     bots: dict[str, str] = {}
     for pair in externals:
@@ -427,16 +456,17 @@ def serve(host: str, port: int, db_url: str, redis_url: str | None,
         limits = Limits.parse(pairs)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--limit") from exc
+    db_url = db_url or default_db_url()
+    lan = lan_address() if host in ALL_INTERFACES else None
     try:
-        app = create_app(db_url=db_url, redis_url=redis_url, lease_seconds=lease_seconds,
+        app = create_app(db_url=db_url, lan=lan, redis_url=redis_url, lease_seconds=lease_seconds,
                          externals=bots, limits=limits)
     except HoolaError as exc:
         raise click.ClickException(exc.message) from exc
     except Exception as exc:  # a database that cannot be opened
         raise click.ClickException(f"cannot open the database {db_url}: "
                                    f"{str(exc).splitlines()[0]}") from exc
-    click.echo(f"hoola server on http://{host}:{port} (tables in {db_url}; API at "
-               f"http://{host}:{port}/docs)")
+    click.echo(startup_line(host, port, db_url, lan))
     # Messages are small JSON; compressing each costs more CPU than it saves on a table.
     # The protocol class bounds each request head's time and size, which uvicorn does not.
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65536,

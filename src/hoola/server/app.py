@@ -29,6 +29,7 @@ from hoola.server.limits import BodyLimits, Guard, Limits
 from hoola.server.metrics import Metrics
 from hoola.server.store import Store
 from hoola.server.views import PROTOCOL
+from hoola.server.where import default_db_url
 
 __all__ = ["ALWAYS", "KEEP_ALIVE", "STATUS", "Error", "create_app"]
 
@@ -38,24 +39,29 @@ proxies commonly 60), so no client sends a request on a connection the server is
 it would see as a read error. uvicorn's own default is 5, the same as httpx's: a race."""
 
 
-def create_app(store: Store | None = None, *, db_url: str = "sqlite:///hoola-server.db",
+def create_app(store: Store | None = None, *, db_url: str | None = None,
                redis_url: str | None = None, lease_seconds: float = LEASE_SECONDS,
                externals: Mapping[str, str] | None = None,
                rate: float | None = None, burst: int | None = None,
                bots: Callable[[Game, str, int | None], Player] | None = None,
-               limits: Limits | None = None) -> FastAPI:
+               limits: Limits | None = None, lan: str | None = None) -> FastAPI:
     """The server's ASGI application (``uvicorn`` runs it; tests too); with ``redis_url`` it
     shares its tables with the other processes on the same Redis and database. ``rate`` and
     ``burst`` bound each connection's messages a second (default
     :data:`~hoola.server.socket.RATE`, :data:`~hoola.server.socket.BURST`); ``limits`` are the
     abuse limits (default :class:`~hoola.server.limits.Limits`), those of request heads enforced
-    by the protocol class that :func:`~hoola.server.limits.http_protocol` makes for uvicorn."""
-    store = store or Store(db_url)
+    by the protocol class that :func:`~hoola.server.limits.http_protocol` makes for uvicorn.
+    Without ``store`` or ``db_url`` the tables are kept in the user's folder
+    (:func:`~hoola.server.where.default_db_url`). ``lan``, this machine's address on its network
+    when the server listens on every interface, goes in invite links in place of the loopback
+    the host's browser used."""
+    store = store or Store(db_url or default_db_url())
     limits = limits or Limits()
     hub = Hub(store, redis_url=redis_url, bots=bots, lease_seconds=lease_seconds,
               externals=externals)
     metrics = Metrics(hub)
-    srv = Server(store, hub, metrics, limits, Guard(limits), dict(externals or {}), rate, burst)
+    srv = Server(store, hub, metrics, limits, Guard(limits), dict(externals or {}), rate, burst,
+                 lan)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -22,6 +22,7 @@ from hoola.server.limits import Guard, Limits
 from hoola.server.metrics import Metrics
 from hoola.server.room import RoomError
 from hoola.server.store import Store, TableRow, digest
+from hoola.server.where import invite_origin
 
 __all__ = ["NAME_RE", "Server", "address", "bearer", "names", "plain", "same", "server",
            "summary"]
@@ -41,6 +42,13 @@ class Server:
     externals: Mapping[str, str] = field(default_factory=dict)
     rate: float | None = None  # a socket's messages a second (None: the protocol's default)
     burst: int | None = None
+    lan: str | None = None  # this machine's LAN address, when listening on every interface
+
+    def invite_origin(self, conn: HTTPConnection) -> str:
+        """The origin invite links name, for the browser that asked (see
+        :func:`~hoola.server.where.invite_origin`)."""
+        return invite_origin(conn.url.scheme, conn.headers.get("host") or conn.url.netloc,
+                             self.lan)
 
     def table(self, tid: str) -> TableRow:
         """The table ``tid``, or ``no-table``."""

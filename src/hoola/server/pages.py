@@ -8,7 +8,8 @@ nothing built or fetched at run time:
 - ``/replay/{table}`` a finished game step by step (its data from :mod:`hoola.server.records`).
 
 The JSON routes: ``GET /api/tables/{id}/hint`` (a seat's token: the expert's move and why) and
-``GET /api/time`` (the server's clock, for the countdowns).
+``GET /api/time`` (the server's clock, for the countdowns), ``GET /api/origin`` (the address
+invite links name).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, FastAPI, Header
+from fastapi import APIRouter, Depends, FastAPI, Header, Request
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
@@ -70,6 +71,13 @@ def replay_page(tid: str) -> FileResponse:
 def clock() -> dict[str, float]:
     """The server's clock (Unix seconds): the deadlines in ``state`` messages are on it."""
     return {"now": time.time()}
+
+
+@router.get("/api/origin", responses=responses())
+def origin(request: Request, srv: Context) -> dict[str, str]:
+    """The origin to put in invite links: the address this browser used, or this machine's LAN
+    address when that was the loopback and the server listens on every interface."""
+    return {"origin": srv.invite_origin(request)}
 
 
 @router.get("/api/tables/{tid}/hint", responses=responses(400, 403, 404, 503))

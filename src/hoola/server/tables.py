@@ -65,7 +65,8 @@ class CreateTable(BaseModel):
     bot_reaction: tuple[Seconds, Seconds] = Field((0.8, 1.5), description="A bot's reaction to "
                                                                           "a window, low and high")
     seed: int | None = Field(None, ge=0, lt=2**63, description="Seed of the shuffles")
-    public: bool = Field(True, description="Listed in the lobby with its invite")
+    public: bool = Field(False, description="Listed in the lobby with its invite (a table is "
+                                              "private unless told: only its invite link finds it)")
 
 
 class JoinTable(BaseModel):
@@ -137,7 +138,9 @@ def create(spec: CreateTable, request: Request, srv: Context) -> dict[str, Any]:
     finally:
         guard.tables.made_table(where, ticket, tid)
     return {"table_id": tid, "seat": 0, "token": token, "invite": invite,
-            "join_url": f"/join/{tid}?invite={invite}", "ws": f"/ws/{tid}"}
+            "join_url": f"/join/{tid}?invite={invite}",
+            "invite_url": f"{srv.invite_origin(request)}/join/{tid}?invite={invite}",
+            "ws": f"/ws/{tid}"}
 
 
 @router.get("/tables", responses=responses(503))

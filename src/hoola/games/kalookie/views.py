@@ -154,7 +154,7 @@ class View(NamedTuple):
                         prompt=self.prompt(),
                         window="warning" if self.warner is not None else
                         "upcard-swap" if self.swap_window else None)
-        log = tuple(format_action(a, self.names) for a in self.history[-12:])
+        log = tuple(_log_line(a, self.names) for a in self.history[-12:])
         return Table(zones=tuple(zones), moment=moment, names=self.names, scores=tuple(scores),
                      log=log)
 
@@ -181,3 +181,12 @@ class View(NamedTuple):
             "hands": None if self.hands is None else [[format_card(c) for c in h]
                                                       for h in self.hands],
         }
+
+
+def _log_line(action: Action, names: Sequence[str]) -> str:
+    """An action as the table's log tells it: its notation, and the card a take took from the
+    pile (public, though the notation does not name it)."""
+    line = format_action(action, names)
+    if isinstance(action, Take) and action.card is not None:
+        return f"{line} {format_card(action.card)}"
+    return line

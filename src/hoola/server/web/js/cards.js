@@ -38,6 +38,35 @@ export function cardText(code) {
   return `${RANK_TEXT[c.rank] || c.rank}${SYMBOL[c.suit]}`;
 }
 
+// A card code inside running text: "7h", "Td", "10s", "JK", "JK=7h", next to any punctuation
+// ("Ah;", "[4s", "5c]") but not inside a word or a number. Ranks upper case, suits lower case,
+// as the notation writes them, so English words ("as", "Is") stay words.
+const CODE_IN_TEXT = /(?<![A-Za-z0-9=])(JK(?:=(?:10|[2-9TJQKA])[shdc])?|(?:10|[2-9TJQKA])[shdc])(?![A-Za-z0-9])/g;
+
+/** Every card code in ``text`` as text with suit symbols: "[4s 5c]" -> "[4♠ 5♣]". */
+export function glyphText(text) {
+  return String(text).replace(CODE_IN_TEXT, (code) => cardText(code));
+}
+
+/** ``text`` as nodes, each card code a span in its suit's colour (class ``log-card``). */
+export function cardsInText(text) {
+  const out = document.createDocumentFragment();
+  const s = String(text);
+  let at = 0;
+  for (const m of s.matchAll(CODE_IN_TEXT)) {
+    if (m.index > at) out.appendChild(document.createTextNode(s.slice(at, m.index)));
+    const c = parseCard(m[0]);
+    const span = document.createElement("span");
+    span.className = "log-card " + suitClass(c.joker ? null : c.suit);
+    span.dataset.card = m[0];
+    span.textContent = cardText(m[0]);
+    out.appendChild(span);
+    at = m.index + m[0].length;
+  }
+  if (at < s.length) out.appendChild(document.createTextNode(s.slice(at)));
+  return out;
+}
+
 /** The suit's colour class: red hearts, diamonds; black spades, clubs (four colours optional). */
 export function suitClass(suit) {
   return suit ? `suit-${suit}` : "suit-joker";

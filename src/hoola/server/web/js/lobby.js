@@ -3,6 +3,7 @@
 
 import { api, BOT_KINDS, make, savedName, savedSeat, saveName, saveSeat } from "./api.js";
 import { applyLabels, errorText, langButton, onLangChange, t } from "./i18n.js";
+import { tableTitle } from "./touches/index.js";
 
 const $ = (id) => document.getElementById(id);
 let GAMES = [];
@@ -176,8 +177,9 @@ function tableItem(row, finished) {
   li.dataset.table = row.table_id;
   const g = gameOf(row.game);
   const head = make("div", "table-head");
-  head.appendChild(make("b", "", `${g ? g.title : row.game}`));
-  head.appendChild(make("span", "muted", ` · ${row.rules}`));
+  const [title, rules] = tableTitle(row.game, g && g.title, row.rules).split(" · ");
+  head.appendChild(make("b", "", title));
+  if (rules) head.appendChild(make("span", "muted", ` · ${rules}`));
   head.appendChild(make("span", `badge status-${row.status}`, t(`t.${row.status}`)));
   li.appendChild(head);
   const seats = make("div", "table-seats");
@@ -247,7 +249,7 @@ async function showJoin(tid, invite) {
   try {
     const row = await api(`/api/tables/${encodeURIComponent(tid)}`);
     const g = gameOf(row.game);
-    $("join-info").textContent = `${g ? g.title : row.game} · ${row.rules} · ` +
+    $("join-info").textContent = `${tableTitle(row.game, g && g.title, row.rules)} · ` +
       row.seats.map((s) => (s.kind === "empty" ? t("t.empty") : s.name)).join(", ");
     if (!row.seats.some((s) => s.kind === "empty")) {
       $("join-play").disabled = true;

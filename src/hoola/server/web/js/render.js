@@ -2,7 +2,7 @@
 // note; scores; the moment; the teams): any game, no game's rules. Used by the live table and by
 // replays.
 
-import { backElement, cardElement, cardText, parseCard } from "./cards.js";
+import { backElement, cardElement, cardText, cardsInText } from "./cards.js";
 import { make } from "./api.js";
 import { t } from "./i18n.js";
 
@@ -39,7 +39,7 @@ export function zoneBox(zone, opts = {}) {
   box.dataset.kind = zone.kind;
   if (zone.note) box.dataset.note = zone.note;
   const head = make("div", "zone-label");
-  head.appendChild(make("span", "zone-name", zoneLabel(zone)));
+  head.appendChild(richText("span", "zone-name", zoneLabel(zone)));
   // A pile holding no card is a notice on the table (Hoola's mission): its label, no count.
   const notice = zone.kind === "pile" && !zone.count && !(zone.cards && zone.cards.length);
   if (zone.kind !== "meld" && !notice) head.appendChild(make("span", "zone-count", `${zone.count}`));
@@ -210,23 +210,20 @@ export function scoreTable(board) {
   const notes = [];
   for (const z of board.zones || []) notes.push(z.label);
   if (board.moment && board.moment.prompt) notes.push(board.moment.prompt);
-  for (const n of notes) wrap.appendChild(make("div", "score-note", n));
+  for (const n of notes) wrap.appendChild(richText("div", "score-note", n));
   return wrap;
 }
 
 /** A log line with its cards written with suit symbols. */
 export function logLine(text) {
   const li = make("li", "log-line");
-  const words = text.split(/\s+/);
-  words.forEach((w, i) => {
-    const c = parseCard(w);
-    if (c) {
-      const span = make("span", "log-card " + (c.joker ? "suit-joker" : `suit-${c.suit}`), cardText(w));
-      li.appendChild(span);
-    } else {
-      li.appendChild(document.createTextNode(w));
-    }
-    if (i < words.length - 1) li.appendChild(document.createTextNode(" "));
-  });
+  li.appendChild(cardsInText(text));
   return li;
+}
+
+/** An element holding ``text`` with its cards written with suit symbols. */
+export function richText(tag, cls, text) {
+  const node = make(tag, cls);
+  node.appendChild(cardsInText(text));
+  return node;
 }

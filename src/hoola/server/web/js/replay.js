@@ -3,8 +3,9 @@
 
 import { api, make } from "./api.js";
 import { applyLabels, getLang, langButton, onLangChange, t } from "./i18n.js";
-import { logLine, middle, scoreTable, seatPanel } from "./render.js";
-import { touchOf } from "./touches/index.js";
+import { logLine, middle, richText, scoreTable, seatPanel } from "./render.js";
+import { icon } from "./icons.js";
+import { tableTitle, touchOf } from "./touches/index.js";
 
 const $ = (id) => document.getElementById(id);
 const tid = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -33,13 +34,13 @@ function draw() {
   const s = R.snap;
   if (!s) return;
   document.body.dataset.game = s.game;
-  $("title").textContent = `${R.info && R.info.title ? R.info.title : s.game} · ${s.rules}`;
+  $("title").textContent = tableTitle(s.game, R.info && R.info.title, s.rules);
   $("deal").textContent = t("r.deal", { n: s.deal + 1 });
   const slider = $("r-slider");
   slider.max = String(s.positions - 1);
   slider.value = String(s.position);
   $("r-step").textContent = t("r.step", { k: s.step, n: s.steps });
-  $("r-action").textContent = s.action || t("r.dealt");
+  $("r-action").replaceChildren(s.action ? richText("span", "", s.action) : t("r.dealt"));
   $("r-action").dataset.step = s.position;
   const seatSel = $("r-seat");
   if (seatSel.options.length !== s.names.length + 1) {
@@ -77,7 +78,7 @@ function draw() {
   const touch = touchOf(s.game);
   const ctx = { view: null, table, lang: getLang(), t };
   $("middle-zones").replaceChildren(middle(table, touch.zone ? (z) => touch.zone(z, ctx) : null));
-  $("prompt").textContent = table.moment ? table.moment.prompt : "";
+  $("prompt").replaceChildren(richText("span", "", table.moment ? table.moment.prompt : ""));
   const mine = $("my-area");
   mine.replaceChildren();
   if (me !== null) {
@@ -116,6 +117,7 @@ function play() {
 
 async function init() {
   applyLabels(document);
+  for (const b of document.querySelectorAll("button[data-icon]")) b.replaceChildren(icon(b.dataset.icon));
   langButton($("lang"));
   onLangChange(draw);
   try {

@@ -3,11 +3,12 @@
 // notation of a legal move from view.legal, with the counter of the state it answers.
 
 import { api, forgetSeat, make, savedSeat, serverNow, syncClock, wsUrl } from "./api.js";
-import { cardElement, compareCards, faceOf } from "./cards.js";
+import { cardElement, compareCards, faceOf, glyphText } from "./cards.js";
+import { icon } from "./icons.js";
 import { applyLabels, errorText, getLang, langButton, onLangChange, t } from "./i18n.js";
 import { candidates, defaultMove, dropMoves, pick, readMove, usableCards, verbsOf } from "./moves.js";
-import { logLine, markTrickWinner, middle, scoreTable, seatPanel, zoneBox } from "./render.js";
-import { touchOf } from "./touches/index.js";
+import { logLine, markTrickWinner, middle, richText, scoreTable, seatPanel, zoneBox } from "./render.js";
+import { tableTitle, touchOf } from "./touches/index.js";
 
 const $ = (id) => document.getElementById(id);
 const tid = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -81,11 +82,14 @@ function receive(msg) {
       const key = msg.result === "won" ? "claim.won" : "claim.lost";
       const line = t(key, { action: msg.action, winner: msg.winner });
       toast(line, msg.result === "won" ? "good" : "bad");
-      const li = logLine(line);
-      li.classList.add("claim-line", `claim-${msg.result}`);
-      li.dataset.claim = msg.result;
-      $("log").appendChild(li);
-      S.claims = (S.claims || []).concat([msg]);
+      // The line goes just after the action that stood (in the log already, or the next line
+      // to come), and stays there: a later deal's log does not show it.
+      const m = S.msg;
+      const lines = m ? logLines(m) : [];
+      const stood = lines.lastIndexOf(msg.winner);
+      const at = stood >= 0 && stood >= lines.length - 3 ? stood + 1 : lines.length + 1;
+      S.claims = (S.claims || []).concat([{ ...msg, line, deal: m ? m.deal : 0, at }]);
+      if (S.msg) { $("log").dataset.key = ""; renderLog(); }
       break;
     }
     case "error":
@@ -315,10 +319,10 @@ async function maybeHint() {
     if (!S.hint || S.hint.counter !== m.counter) return;
     S.hint.data = data;
     box.replaceChildren();
-    box.appendChild(make("span", "hint-icon", "💡"));
+    box.appendChild(make("span", "hint-icon")).appendChild(icon("hint"));
     if (data.action) box.appendChild(logLine(data.action.split(" ").slice(1).join(" ")));
     else if (!data.why) box.appendChild(make("span", "", t("hint.none")));
-    if (data.why) box.appendChild(make("span", "hint-why", data.why));
+    if (data.why) box.appendChild(richText("span", "hint-why", data.why));
     markHint();
   } catch (err) {
     box.textContent = errorText(err.code, err.message);
@@ -346,7 +350,7 @@ function render() {
   document.body.dataset.game = m.game;
   document.body.dataset.status = m.status;
   document.body.classList.toggle("spectator", me() === null);
-  $("title").textContent = `${S.info ? S.info.title || m.game : m.game} · ${m.rules}`;
+  $("title").textContent = tableTitle(m.game, S.info && S.info.title, m.rules);
   $("deal").textContent = m.deal ? t("r.deal", { n: m.deal }) : "";
   $("waiting").hidden = m.status !== "waiting";
   $("board").classList.toggle("is-waiting", m.status === "waiting");
@@ -379,7 +383,7 @@ function render() {
     if (mine !== null) renderMine(table, mine);
     wireDrops();
   }
-  $("prompt").textContent = table && table.moment ? table.moment.prompt : "";
+  $("prompt").replaceChildren(richText("span", "", table && table.moment ? table.moment.prompt : ""));
   $("prompt").classList.toggle("asked", !!m.asked && S.decided !== m.counter);
   const touch = $("touch");
   touch.replaceChildren();
@@ -503,7 +507,7 @@ function renderActions() {
     b.setAttribute("aria-disabled", reason ? "true" : "false");
     b.dataset.legal = reason ? "false" : "true";
     b.classList.toggle("legal", !reason);
-    b.title = reason || "";
+    b.title = glyphText(reason || "");
     const n = candidates(S.moves, verb, c.picked).length;
     if (!reason && n > 1) b.appendChild(make("span", "many", `×${n}`));
     b.addEventListener("click", () => clickVerb(verb));
@@ -524,18 +528,46 @@ function renderActions() {
   $("hint-toggle").setAttribute("aria-pressed", S.hints ? "true" : "false");
 }
 
+/** The log of this deal: the seat's whole history, its lines written as the table's own log
+ * writes them where the page has seen those (the table's log may say more: the card taken from
+ * a pile); a spectator has the table's log alone. */
+function logLines(m) {
+  const history = m.view && m.view.history ? m.view.history : null;
+  const tail = m.table && m.table.log ? m.table.log : [];
+  if (!history) return tail;
+  if (!S.logCache || S.logCache.deal !== m.deal) S.logCache = { deal: m.deal, lines: [] };
+  const cache = S.logCache.lines;
+  const from = history.length - tail.length;
+  tail.forEach((line, i) => {
+    // The same action, said with more words: the history's line starts the log's.
+    if (from + i >= 0 && (line === history[from + i] || line.startsWith(`${history[from + i]} `))) {
+      cache[from + i] = line;
+    }
+  });
+  return history.map((line, i) => (cache[i] && cache[i].startsWith(line) ? cache[i] : line));
+}
+
 function renderLog() {
   const m = S.msg;
-  const lines = m.view && m.view.history ? m.view.history : (m.table ? m.table.log : []);
+  const lines = logLines(m);
   const log = $("log");
-  const claims = [...log.querySelectorAll(".claim-line")];
-  const key = `${m.deal}:${lines.length}`;
+  const claims = (S.claims || []).filter((c) => c.deal === m.deal);
+  const key = `${m.deal}:${lines.length}:${claims.length}:${lines[lines.length - 1] || ""}`;
   if (log.dataset.key === key) return;
   log.dataset.key = key;
   log.replaceChildren();
   const start = Math.max(0, lines.length - 200);
-  for (const line of lines.slice(start)) log.appendChild(logLine(line));
-  for (const c of claims) log.appendChild(c);
+  const claimLine = (c) => {
+    const li = logLine(c.line);
+    li.classList.add("claim-line", `claim-${c.result}`);
+    li.dataset.claim = c.result;
+    return li;
+  };
+  lines.forEach((line, i) => {
+    if (i >= start) log.appendChild(logLine(line)).value = i + 1;
+    for (const c of claims) if (c.at === i + 1 && i >= start) log.appendChild(claimLine(c));
+  });
+  for (const c of claims) if (c.at > lines.length) log.appendChild(claimLine(c));
   log.scrollTop = log.scrollHeight;
 }
 
@@ -567,8 +599,9 @@ function renderWaiting() {
     }
     box.appendChild(li);
   }
-  const invite = S.info && S.info.invite ? `${location.origin}/join/${tid}?invite=${S.info.invite}`
-    : S.seat && S.seat.invite ? `${location.origin}/join/${tid}?invite=${S.seat.invite}` : "";
+  const origin = S.origin || location.origin;
+  const invite = S.info && S.info.invite ? `${origin}/join/${tid}?invite=${S.info.invite}`
+    : S.seat && S.seat.invite ? `${origin}/join/${tid}?invite=${S.seat.invite}` : "";
   $("invite-link").value = invite;
   $("invite-row").hidden = !invite;
   const start = $("start");
@@ -605,7 +638,7 @@ function drawResult() {
   const snap = r.snap;
   if (snap) {
     const table = snap.table;
-    body.appendChild(make("p", "result-end", table.moment.prompt));
+    body.appendChild(richText("p", "result-end", table.moment.prompt));
     const told = S.touch.result ? S.touch.result(table, ctx()) : null;
     if (told) body.appendChild(told);
     const deal = scoreTable({ names: table.names, teams: table.teams, scores: table.scores });
@@ -639,7 +672,7 @@ function updateTimers() {
   const now = serverNow();
   for (const node of document.querySelectorAll(".timer[data-deadline]")) {
     const left = Math.max(0, Math.ceil(Number(node.dataset.deadline) - now));
-    node.textContent = `⏱ ${t("timer.turn", { s: left })}`;
+    node.replaceChildren(icon("timer"), t("timer.turn", { s: left }));
     node.classList.toggle("low", left <= 10);
   }
   const cd = $("countdown");
@@ -721,7 +754,7 @@ function toggleHints() {
 // -- little things -------------------------------------------------------------------------
 
 export function toast(text, kind = "") {
-  const box = make("div", `toast ${kind}`, text);
+  const box = richText("div", `toast ${kind}`, text);
   $("toasts").appendChild(box);
   setTimeout(() => box.remove(), 3500);
 }
@@ -740,6 +773,9 @@ async function init() {
   langButton($("lang"));
   onLangChange(() => { render(); drawResult(); });
   await syncClock();
+  // Invite links name an address friends can open, not this browser's loopback (the server
+  // knows the machine's network address when it listens on every interface).
+  try { S.origin = (await api("/api/origin")).origin; } catch { S.origin = null; }
   try {
     S.info = await api(`/api/tables/${encodeURIComponent(tid)}`);
     const games = await api("/api/games");

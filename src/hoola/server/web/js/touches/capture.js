@@ -12,6 +12,10 @@ const LABELS = {
     winning: "{who}이(가) 트릭을 이기는 중", led: "{who} 선" },
 };
 
+// Each preset is a game of its own, known by its own name.
+const GAMES = { hola: "Hola", sedma: "Sedma", sedmice: "Sedmice", "sedmice-croatian": "Croatian Sedmice",
+  ristikontra: "Ristikontra", ristiklappi: "Ristiklappi" };
+
 function word(key, lang) {
   return (LABELS[lang] || LABELS.en)[key] || LABELS.en[key] || key;
 }
@@ -24,6 +28,9 @@ export default {
   core: ["play"],
   verbs: ["play", "stop"],
   keys: { p: "play", s: "stop" },
+  title(rules) {
+    return GAMES[rules] || (rules ? rules[0].toUpperCase() + rules.slice(1) : null);
+  },
   verbLabel(verb, ctx) {
     if (verb === "play" && deciding(ctx)) return word("fight", ctx.lang);
     return word(verb, ctx.lang);

@@ -11,3 +11,11 @@ const TOUCHES = { hoola, kalookie, capture };
 export function touchOf(game) {
   return TOUCHES[game] || {};
 }
+
+/** The name a table goes by: the game's title and its rules ("Kalookie · british"), or, for a
+ * family whose presets are games of their own (the capture games), the preset's game ("Sedma"). */
+export function tableTitle(game, title, rules) {
+  const touch = touchOf(game);
+  const own = touch.title ? touch.title(rules) : null;
+  return own || `${title || game} · ${rules}`;
+}

@@ -339,3 +339,40 @@ def test_a_save_of_the_old_hoola_game_resumes_in_the_plain_game(tmp_path: Path) 
     assert len(finished.deals) == 3 and all(d.result for d in finished.deals)
     assert "Go on with" not in done.stdout.rpartition("Score after 3 deals:")[2]
     assert verify_path(save).ok
+
+
+GLENN_SEED = '''# hoola play: you=You bots=greedy,greedy,greedy deals=1
+format = "hoola-record/1"
+rules = "pagat"
+players = ["A", "B", "You", "D"]
+
+[options]
+glenn_melds = true
+
+[[deal]]
+hands = { A = "9d 9h 9s Kd Qd Jh 2c", B = "Ts Js 3c 3h 3d Ah 4d", You = "Qs Kc Kh Ks 5d 6d 8c", \
+D = "As Ad 2s 2h 3s 5h 6c" }
+upcard = "9c"
+stock = "8h 4c 5c Th 2d"
+actions = ["A draw", "A meld 9d 9h 9s", "A discard 8h", "B draw", "B meld 3c 3h 3d",
+           "B add Ts on 9s", "B add Js on Ts", "B discard 4c"]
+'''
+
+
+def test_the_seeds_glenn_example_plays_in_the_terminal(tmp_path: Path) -> None:
+    """Ruling 21's own example at the plain game: 9d 9h 9s laid, a run 9s Ts Js built on its
+    top card; the person builds Qs on Js, the four are killed and 9h is the top card again. The
+    game saved goes on to verify as a record."""
+    save = tmp_path / "glenn.toml"
+    save.write_text(GLENN_SEED)
+    done = subprocess.run([sys.executable, "-m", "hoola", "play", "--plain", "--resume",
+                           str(save)], input="draw\nmeld Kc Kh Ks\nadd Qs on Js\nq\n",
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    before, after = done.stdout.split("add Qs on Js", 1)
+    assert "m1 top Js 9d 9h 9s Ts Js" in before
+    assert "m1 top 9h 9d 9h" in after  # the run killed, 9h uncovered
+    assert "Discard pile: 4c (7 cards)" in after  # the four at the pile's bottom
+    actions = load(save).deals[0].actions
+    assert actions[-3:] == ["You draw", "You meld Kc Kh Ks", "You add Qs on Js"]
+    assert verify_path(save).ok

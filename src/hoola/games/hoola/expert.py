@@ -249,13 +249,15 @@ class ExpertBot:
 
     def __init__(self, seed: int | None = None, *, knock_risk: float = KNOCK_RISK,
                  out_weight: float = OUT_WEIGHT, claim_weight: float = CLAIM_WEIGHT,
-                 go_out_weight: float = GO_OUT_WEIGHT, missions: bool = True) -> None:
+                 go_out_weight: float = GO_OUT_WEIGHT, missions: object = True) -> None:
         self.seed = seed  # unused: the expert is deterministic, the seed keeps the bot interface
         self.knock_risk = knock_risk
         self.out_weight = out_weight
         self.claim_weight = claim_weight
         self.go_out_weight = go_out_weight
-        # False: the deal's mission is ignored (``expert:missions=0``, to measure what it gains).
+        # False: the deal's mission is ignored (``expert:missions=0``, to measure what it gains);
+        # typed ``object`` since the lab's options come as numbers (compiled, a ``bool``
+        # parameter would refuse 0).
         self.missions = bool(missions)
 
     def act(self, view: View) -> Action | None:

@@ -272,6 +272,8 @@ def test_openspiel_random_sims_serialization_and_pickling(name: str) -> None:
             assert str(copy_state) == str(state)
             assert copy_state.history() == state.history()
     assert sum(state.returns()) == pytest.approx(0.0)
+    verdict = verify_text(state.record_text())
+    assert verdict.ok, verdict.problems
 
 
 def test_openspiel_deals_the_pack_card_by_card_and_a_window_is_simultaneous() -> None:

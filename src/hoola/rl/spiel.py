@@ -12,7 +12,7 @@ the pass, a no-op), and when several decided something, a chance node draws the 
 arrived in (who reached the table first) before the game's ``resolve`` settles them. The game is
 declared ``SIMULTANEOUS``; ``pyspiel.convert_to_turn_based`` serves the sequential algorithms.
 Observations are :mod:`hoola.rl.encoding`'s, tensor and string; a state serializes by its
-history.
+history, and writes its deal as a record (``state.record_text()``).
 
 >>> import pyspiel
 >>> register()
@@ -38,7 +38,8 @@ from hoola.core.flow import Moment, close, decide
 from hoola.core.game import GameState
 from hoola.rl.families import encoding_for, resolve_game
 
-__all__ = ["DEALS", "CaptureSpielGame", "HoolaSpielGame", "KalookieSpielGame", "register"]
+__all__ = ["DEALS", "RECORDS", "CaptureSpielGame", "HoolaSpielGame", "KalookieSpielGame",
+           "register"]
 
 
 def _hoola_deal(rules: Any, names: Sequence[str], rng: random.Random) -> GameState:
@@ -58,6 +59,31 @@ def _capture_deal(rules: Any, names: Sequence[str], rng: random.Random) -> GameS
 
     return DealState.new(rules, list(names), rng=rng)
 
+
+def _hoola_record(state: GameState) -> str:
+    from hoola.games.hoola.records import dumps, record_of
+
+    return dumps(record_of([state]))  # type: ignore[list-item]
+
+
+def _kalookie_record(state: GameState) -> str:
+    from hoola.games.kalookie.records import dumps, record_of
+
+    return dumps(record_of([state]))  # type: ignore[list-item]
+
+
+def _capture_record(state: GameState) -> str:
+    from hoola.games.capture.records import dumps, record_of
+
+    return dumps(record_of([state]))  # type: ignore[list-item]
+
+
+RECORDS: dict[str, Callable[[GameState], str]] = {
+    "hoola": _hoola_record,
+    "kalookie": _kalookie_record,
+    "capture": _capture_record,
+}
+"""How each family writes a deal as a record."""
 
 DEALS: dict[str, Callable[[Any, Sequence[str], random.Random], GameState]] = {
     "hoola": _hoola_deal,
@@ -280,6 +306,13 @@ class _State(pyspiel.State):  # type: ignore[misc]
             if self.spec.encoding.action_id(self.state.view(player), a) == action:
                 return str(self.state.format(a))
         return f"action {action}"
+
+    def record_text(self) -> str:
+        """The deal so far as a record (``hoola verify`` accepts it); ValueError while the pack
+        is still being dealt."""
+        if self.state is None:
+            raise ValueError("the pack is still being dealt: no deal to record yet")
+        return RECORDS[self.spec.hoola_game.name](self.state)
 
     def is_terminal(self) -> bool:
         return self.state is not None and self.state.is_over

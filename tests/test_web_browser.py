@@ -10,6 +10,10 @@ on a loopback port, every move made by clicking or pressing keys in the page.
 - One page plays an ``online-missions`` Hoola deal against bots: the mission in the middle of the
   table with its words and multiplier (no card count), in English and Korean, and its outcome
   in the settlement and the replay.
+- The seats around the table in play order (two to seven seats, partners facing each other) at
+  desktop and phone sizes; one timer only (the turn's, on the turn's seat; a claim window's
+  countdown only for those who may claim, none on a seat's own discard); a claim that stands
+  called out on every page, a Korean spectator's too.
 - Screenshots of each game's table at desktop (1280x800) and phone (390x844) sizes are taken
   every run; they replace ``docs/screenshots/`` only when asked
   (``HOOLA_SCREENSHOTS=docs/screenshots pytest tests/test_web_browser.py``), so that a test run
@@ -659,4 +663,124 @@ async def _mission(base: str) -> None:
         await replay.wait_for_selector(f"#middle-zones .zone-mission[data-outcome='{outcome}']")
         for shown in (page, replay):
             assert not shown.errors, shown.errors  # type: ignore[attr-defined]
+        await browser.close()
+
+
+# -- the seats around the table, one timer, a claim called out to everyone ------------------
+
+ANGLES = """() => {
+  const mid = document.querySelector('#middle').getBoundingClientRect();
+  const cx = mid.left + mid.width / 2, cy = mid.top + mid.height / 2;
+  return [...document.querySelectorAll('#others .seat')].map((n) => {
+    const r = n.getBoundingClientRect();
+    const dx = r.left + r.width / 2 - cx, dy = r.top + r.height / 2 - cy;
+    const a = Math.atan2(-dx, dy) * 180 / Math.PI;
+    return [Number(n.dataset.seat), n.dataset.side, (a + 360) % 360];
+  });
+}"""
+
+
+def test_seats_sit_around_the_table_in_play_order(server: tuple[str, Store]) -> None:
+    base, _ = server
+    run(_seats(base))
+
+
+async def _seats(base: str) -> None:
+    async with async_playwright() as p:
+        browser = await launch(p)
+        page = await new_page(browser, DESKTOP)
+        tables = [("hoola", n) for n in range(2, 8)] + [("hola", 4)]
+        for game, n in tables:
+            made = _table(base, game, [{"bot": "random"}] * (n - 1), seed=3)
+            await _open_seat(page, base, made)
+            await page.wait_for_function(f"document.querySelectorAll('#others .seat').length "
+                                         f"=== {n - 1} && window.hoola.state().status === "
+                                         "'playing'", timeout=LONG)
+            for size in (DESKTOP, PHONE):
+                await page.set_viewport_size(size)
+                seats = await page.evaluate(ANGLES)
+                # Clockwise from the person's left, in play order: seat 1, 2, ... from seat 0.
+                assert [s for s, _, _ in seats] != [], (game, n)
+                by_seat = sorted(seats, key=lambda x: x[0])
+                angles = [a for _, _, a in by_seat]
+                assert angles == sorted(angles), (game, n, size, by_seat)
+                assert all(0 < a < 360 for a in angles), (game, n, size, by_seat)
+                if n >= 4:
+                    assert by_seat[0][1] == "left" and by_seat[-1][1] == "right", by_seat
+                if game == "hola":  # partners (0 and 2) face each other
+                    assert by_seat[1][1] == "top" and 150 < by_seat[1][2] < 210, by_seat
+            await page.set_viewport_size(DESKTOP)
+        assert not page.errors, page.errors  # type: ignore[attr-defined]
+        await browser.close()
+
+
+WATCH = """() => {
+  window.seen = { bad: [], countdown: 0, timers: 0, banner: [] };
+  const visible = (id) => !document.getElementById(id).hidden;
+  setInterval(() => {
+    const banner = document.getElementById('announce');
+    if (!banner.hidden) window.seen.banner.push(banner.textContent);
+    const s = window.hoola.state();
+    if (!s || !s.view || s.status !== 'playing') return;
+    const timers = document.querySelectorAll('.seat .timer');
+    if (timers.length) window.seen.timers += 1;
+    if (timers.length > 1) window.seen.bad.push('two timers');
+    for (const t of timers) if (!t.closest('.seat.turn')) window.seen.bad.push('timer off turn');
+    const w = s.moment && s.moment.window && !s.moment.closed;
+    if (w && s.view.discarder === s.seat && s.view.current !== s.seat &&
+        (visible('pass') || visible('countdown'))) window.seen.bad.push('pass on own discard');
+    if (visible('countdown')) {
+      window.seen.countdown += 1;
+      const mine = document.querySelector('#my-area .seat .timer');
+      if (mine) window.seen.bad.push('countdown beside a turn timer');
+    }
+  }, 25);
+}"""
+
+
+def test_one_timer_and_a_claim_called_out_to_every_page(server: tuple[str, Store]) -> None:
+    base, _ = server
+    run(_claim_called(base))
+
+
+async def _claim_called(base: str) -> None:
+    """Seven seats, deal after deal (a new table each, seeds from 4) until a claim has been
+    called out and the person had a window to claim in: how a deal goes depends on who
+    answers first on the real clock, so the test does not rest on one seed's course. Every
+    deal must keep the timer rule."""
+    async with async_playwright() as p:
+        browser = await launch(p)
+        banners: list[str] = []
+        watched: list[str] = []
+        countdown = False
+        for seed in range(4, 16):
+            page = await new_page(browser, DESKTOP)
+            made = _table(base, "hoola", [{"bot": "medium"}] * 6, seed=seed, claim_seconds=5,
+                          turn_seconds=60)
+            await _open_seat(page, base, made)
+            watcher = await new_page(browser, PHONE, lang="ko-KR")
+            await watcher.goto(f"{base}/table/{made['table_id']}?invite={made['invite']}")
+            await watcher.wait_for_function("window.hoola && window.hoola.state()")
+            await page.evaluate(WATCH)
+            await watcher.evaluate(WATCH)
+            final = await play_seat(page, hoola_choice)
+            assert final["status"] == "over"
+            seen = await page.evaluate("window.seen")
+            assert not seen["bad"], set(seen["bad"])
+            assert seen["timers"], seen  # the turn timer showed
+            called = await watcher.evaluate("window.hoola.announced()")
+            mine = await page.evaluate("window.hoola.announced()")
+            assert [c["action"] for c in mine] == [c["action"] for c in called]
+            banners += seen["banner"]
+            watched += (await watcher.evaluate("window.seen"))["banner"]
+            countdown = countdown or bool(seen["countdown"])
+            errors = page.errors + watcher.errors  # type: ignore[attr-defined]
+            assert not errors, errors
+            await page.close()
+            await watcher.close()
+            if countdown and any(b.endswith(": Thank you!") for b in banners):
+                break
+        assert countdown, "the person never had a window to claim in"
+        assert any(b.endswith(": Thank you!") for b in banners), banners
+        assert any(b.endswith(": 땡큐!") for b in watched), watched
         await browser.close()

@@ -38,6 +38,10 @@ from hoola.server.views import seat_message, spectator_message
 
 __all__ = ["Room", "RoomError", "Send"]
 
+CLAIM_SECONDS = 5.0
+"""How long a claim window stays open unless the table says otherwise: time for a person to see
+the discard, see that it fits, and press (the rules' online play gives five seconds)."""
+
 RESUME_GRACE = 15.0
 """Seconds a person has to come back after the table is rebuilt (a restart) before a bot stands
 in for them."""
@@ -215,8 +219,14 @@ class Room:
         if settled.action is None:
             self._announce()  # the window is closed; the seat whose turn it is still decides
             return
+        claimer, said = settled.action.player, state.format(settled.action)
         try:
             self._accept(settled.action, settled.claims)
+            if claimer in moment.passers:
+                # A claim out of turn that stood is news for the whole table (the log has it
+                # anyway): every seat and spectator is told, so that each page can call it out.
+                self.send(-2, {"type": "claimed", "seat": claimer, "name": self.names[claimer],
+                               "action": said})
         except HoolaError as exc:
             if exc.code != "unavailable":
                 raise
@@ -310,7 +320,7 @@ class Room:
         moment = flow.open_moment(state, self.counter)
         now = time.time()
         if moment.shown:
-            moment.window_deadline = now + self.setting("claim_seconds", 3.0)
+            moment.window_deadline = now + self.setting("claim_seconds", CLAIM_SECONDS)
             self._later(moment.window_deadline - now, self._close_window, moment.counter)
         turn = self.setting("turn_seconds", 60.0)
         if turn > 0:

@@ -23,7 +23,7 @@ from hoola.server.context import (
     summary,
 )
 from hoola.server.errors import responses
-from hoola.server.room import RoomError
+from hoola.server.room import CLAIM_SECONDS, RoomError
 from hoola.server.store import SeatRow, digest, new_token
 
 __all__ = ["LOBBY_SCAN", "BotSeat", "CreateTable", "JoinTable", "SeatSpec", "router"]
@@ -56,8 +56,8 @@ class CreateTable(BaseModel):
                                   description="The other seats, in play order")
     deals: int | None = Field(None, ge=1, le=1000,
                               description="Deals to play (default: until the game's own end)")
-    claim_seconds: float = Field(3.0, ge=0, le=60, description="How long a claim window stays "
-                                                               "open")
+    claim_seconds: float = Field(CLAIM_SECONDS, ge=0, le=60,
+                                 description="How long a claim window stays open")
     turn_seconds: float = Field(60.0, ge=0, le=3600,
                                 description="A person's time to act before a bot plays for "
                                             "them (0: no limit)")

@@ -38,7 +38,7 @@ async function practice(entry, level) {
   try {
     const made = await api("/api/tables", { method: "POST", body: {
       game: entry.game, name, seats: Array.from({ length: others }, () => ({ bot: level })),
-      turn_seconds: 0, claim_seconds: 3, bot_delay: 0.6, public: false } });
+      turn_seconds: 0, claim_seconds: 5, bot_delay: 0.6, public: false } });
     saveSeat(made.table_id, { token: made.token, seat: 0, name, host: true, invite: made.invite });
     await api(`/api/tables/${made.table_id}/start`, { method: "POST", token: made.token });
     location.href = `/table/${made.table_id}`;

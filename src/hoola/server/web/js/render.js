@@ -91,6 +91,26 @@ export function teamOf(teams, seat) {
   return i >= 0 ? i : null;
 }
 
+// Which side of the table each other seat sits on, by how many others there are: one across,
+// two either side, and from three on the first on the left, the last on the right, the rest
+// across (six: two a side).
+const SIDES = {
+  1: ["top"], 2: ["left", "right"], 3: ["left", "top", "right"],
+  4: ["left", "top", "top", "right"], 5: ["left", "top", "top", "top", "right"],
+  6: ["left", "left", "top", "top", "right", "right"],
+};
+
+/** The seats around the table in play order as ``[seat, side]``: ``me`` (a spectator: the first
+ * seat) at the bottom, then the others clockwise from its left, up the left side, across the
+ * top and down the right. Partners of 2x2 sides face each other. */
+export function seatPlaces(n, me) {
+  const bottom = me === null || me === undefined ? 0 : me;
+  const others = [];
+  for (let k = 1; k < n; k++) others.push((bottom + k) % n);
+  const sides = SIDES[others.length] || others.map(() => "top");
+  return [[bottom, "bottom"], ...others.map((q, i) => [q, sides[i]])];
+}
+
 /** One seat's panel: name, state, card count, scores, and its melds/captured piles/open hand. */
 export function seatPanel(table, seat, info) {
   const { seats = null, me = null, moment = null, openHand = true, timer = null } = info;

@@ -7,7 +7,7 @@ import { cardElement, compareCards, faceOf, glyphText } from "./cards.js";
 import { icon } from "./icons.js";
 import { applyLabels, errorText, getLang, langButton, onLangChange, t } from "./i18n.js";
 import { candidates, defaultMove, dropMoves, pick, readMove, usableCards, verbsOf } from "./moves.js";
-import { logLine, markTrickWinner, middle, richText, scoreTable, seatPanel, zoneBox } from "./render.js";
+import { logLine, markTrickWinner, middle, richText, scoreTable, seatPanel, seatPlaces, zoneBox } from "./render.js";
 import { tableTitle, touchOf } from "./touches/index.js";
 
 const $ = (id) => document.getElementById(id);
@@ -21,7 +21,7 @@ const S = {
   welcome: null, msg: null, game: null, touch: {}, info: null,
   moves: [], slots: [], nextId: 1, picked: new Set(), sort: "suit",
   decided: null, hints: localStorage.getItem("hoola.hints") === "1", hint: null,
-  lastDeal: 0, lastStatus: null, shownResult: null, dragging: null,
+  lastDeal: 0, lastStatus: null, shownResult: null, dragging: null, announced: [],
 };
 
 // -- connection ----------------------------------------------------------------------------
@@ -92,6 +92,9 @@ function receive(msg) {
       if (S.msg) { $("log").dataset.key = ""; renderLog(); }
       break;
     }
+    case "claimed":
+      announceClaim(msg);
+      break;
     case "error":
       if (msg.code === "stale") { send({ type: "state" }); }
       S.decided = null;
@@ -361,16 +364,22 @@ function render() {
   $("middle-zones").replaceChildren();
   $("my-area").replaceChildren();
   if (table) {
-    const n = table.names.length;
     const mine = me();
-    const order = [];
-    for (let k = 1; k <= n; k++) {
-      const q = mine === null ? k - 1 : (mine + k) % n;
-      if (q !== mine) order.push(q);
+    // Around the table in play order: the person at the bottom, the others clockwise from
+    // their left (a spectator looks on from the first seat's place).
+    const sides = {};
+    for (const side of ["left", "top", "right", "bottom"]) {
+      sides[side] = make("div", `seats seats-${side}`);
+      sides[side].dataset.side = side;
+      others.appendChild(sides[side]);
     }
-    for (const q of order) {
-      others.appendChild(seatPanel(table, q, { seats: m.seats, me: mine, moment: m.moment,
-        openHand: true, timer: timerFor(q) }));
+    document.body.dataset.seats = String(table.names.length);
+    for (const [q, side] of seatPlaces(table.names.length, mine)) {
+      if (q === mine) continue;
+      const panel = seatPanel(table, q, { seats: m.seats, me: mine, moment: m.moment,
+        openHand: true, timer: timerFor(q) });
+      panel.dataset.side = side;
+      sides[side].appendChild(panel);
     }
     const mid = middle(table, S.touch.zone ? (z) => S.touch.zone(z, ctx()) : null);
     const winner = S.touch.winner ? S.touch.winner(ctx()) : null;
@@ -397,9 +406,12 @@ function render() {
   markHint();
 }
 
+/** The turn timer, on the seat whose turn it is alone: a claim window's countdown is shown once,
+ * on the claim's banner, to those who may claim. */
 function timerFor(seat) {
   const m = S.msg;
-  if (!m.moment || !m.moment.actors.includes(seat)) return null;
+  const turn = m.table && m.table.moment ? m.table.moment.turn : null;
+  if (!m.moment || turn !== seat || !m.moment.actors.includes(seat)) return null;
   const span = make("span", "badge timer");
   if (m.moment.turn_deadline) span.dataset.deadline = m.moment.turn_deadline;
   return m.moment.turn_deadline ? span : null;
@@ -515,7 +527,8 @@ function renderActions() {
   }
   const pass = $("pass");
   const canPass = canAct() && m.can_pass;
-  pass.hidden = !(m.can_pass && m.asked);
+  // Nothing to let pass where nothing could be taken (a seat's own discard).
+  pass.hidden = !(m.can_pass && m.asked && S.moves.length);
   pass.setAttribute("aria-disabled", canPass ? "false" : "true");
   pass.dataset.legal = canPass ? "true" : "false";
   pass.title = canPass ? "" : t("why.decided");
@@ -676,7 +689,8 @@ function updateTimers() {
     node.classList.toggle("low", left <= 10);
   }
   const cd = $("countdown");
-  if (m && m.moment && m.moment.window && m.moment.window_deadline && !m.moment.closed) {
+  if (m && m.moment && m.moment.window && m.moment.window_deadline && !m.moment.closed &&
+      mayClaim()) {
     const left = Math.max(0, m.moment.window_deadline - now);
     cd.hidden = false;
     $("countdown-text").textContent = t("timer.claim", { s: left.toFixed(1) });
@@ -686,6 +700,34 @@ function updateTimers() {
   } else {
     cd.hidden = true;
   }
+}
+
+/** Whether this seat is in a window with something to take in it (the window's countdown is
+ * theirs; the seat to move has its turn timer, the others nothing to decide). */
+function mayClaim() {
+  const m = S.msg;
+  const turn = m.table && m.table.moment ? m.table.moment.turn : null;
+  return !!(m.asked && m.can_pass && S.moves.length && me() !== turn);
+}
+
+// -- claims called out ---------------------------------------------------------------------
+
+/** A claim out of turn that stood, called out to the whole table for a moment ("Alice: 땡큐!"). */
+function announceClaim(msg) {
+  S.announced.push(msg);
+  drawAnnouncement(msg);
+  const banner = $("announce");
+  banner.hidden = false;
+  clearTimeout(S.announceTimer);
+  S.announceTimer = setTimeout(() => { banner.hidden = true; }, 2500);
+}
+
+function drawAnnouncement(msg) {
+  const key = S.game === "hoola" ? "claim.called" : "claim.claimed";
+  const words = msg.action.split(" ").slice(1).join(" ");
+  const banner = $("announce");
+  banner.replaceChildren(richText("span", "", t(key, { name: msg.name, action: words })));
+  banner.dataset.seat = String(msg.seat);
 }
 
 // -- keys ----------------------------------------------------------------------------------
@@ -771,7 +813,11 @@ async function leave() {
 async function init() {
   applyLabels(document);
   langButton($("lang"));
-  onLangChange(() => { render(); drawResult(); });
+  onLangChange(() => {
+    render();
+    drawResult();
+    if (S.announced.length) drawAnnouncement(S.announced[S.announced.length - 1]);
+  });
   await syncClock();
   // Invite links name an address friends can open, not this browser's loopback (the server
   // knows the machine's network address when it listens on every interface).
@@ -831,6 +877,7 @@ window.hoola = {
   counter: () => (S.msg ? S.msg.counter : null),
   slots: () => S.slots.map((s) => s.code),
   claims: () => S.claims || [],
+  announced: () => S.announced.map((a) => ({ ...a, text: $("announce").textContent })),
   read: (text) => readMove(text, S.msg && me() !== null ? S.msg.names[me()] : null),
 };
 

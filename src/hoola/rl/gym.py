@@ -67,8 +67,7 @@ class HoolaGym(gymnasium.Env[npt.NDArray[np.float32], int]):
         others = [q for q in range(self.episode.players) if q != self.seat]
         self.bots = {q: seat_bot(self.episode.game, kind, seed * 31 + q)[0]
                      for q, kind in zip(others, self.kinds, strict=True)}
-        reward = self._bots_play()
-        del reward  # nothing is paid before the learner's first decision but a deal's end
+        self._bots_play()  # Gymnasium's reset pays nothing: a deal bots end first is lost
         return self._observation(), self._info()
 
     def _bots_play(self) -> float:

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import cache
+from itertools import combinations
 from typing import Any
 
 from hoola.core.cards import JOKER
@@ -68,9 +69,9 @@ def _sets() -> Iterator[MeldKey]:
         suits = range(4)
         cards = [s * 13 + rank for s in suits]
         for size in (3, 4):
-            yield from ((c, None) for c in _combinations(cards, size))
+            yield from ((c, None) for c in combinations(cards, size))
         for size in (2, 3):
-            for naturals in _combinations(cards, size):
+            for naturals in combinations(cards, size):
                 yield (*naturals, JOKER), None  # a joker in a set need not name its suit
                 for named in cards:
                     if named not in naturals:
@@ -85,12 +86,6 @@ def _runs(lengths: range) -> Iterator[MeldKey]:
                 yield cards, None
                 for i, named in enumerate(cards):
                     yield (*cards[:i], *cards[i + 1:], JOKER), named
-
-
-def _combinations(cards: list[int], size: int) -> Iterator[tuple[int, ...]]:
-    from itertools import combinations
-
-    return combinations(cards, size)
 
 
 def _key(cards: tuple[int, ...], joker_as: int | None) -> MeldKey:

@@ -207,7 +207,6 @@ class _State(pyspiel.State):  # type: ignore[misc]
         self.order: list[int] = []
         self.held: _Held | None = None
         self.pending: list[Any] | None = None  # decisions awaiting their order of arrival
-        self.moment: Moment | None = None
 
     @property
     def state(self) -> GameState | None:

@@ -130,6 +130,20 @@ def test_the_mask_is_the_legal_list(name: str, players: int) -> None:
         assert encoding.observe(state.view(0)).shape == (encoding.obs_size,)
 
 
+@pytest.mark.parametrize("preset", [p.name for p in get_game("kalookie").presets()])
+def test_every_meld_the_engine_lists_has_an_id(preset: str) -> None:
+    """A hand of every card and joker the packs hold lays every meld the engine can list
+    (Scarne's sets of jokers alone included): each needs an id."""
+    from hoola.games.kalookie.melds import find_melds
+    from hoola.rl.kalookie import meld_keys
+
+    rules = get_game("kalookie").rules(preset)
+    keys = meld_keys(rules.decks)
+    melds = find_melds([rules.decks] * 52, rules.jokers, rules)
+    missing = [m for m in melds if tuple(sorted(m)) not in keys]
+    assert melds and not missing
+
+
 def test_an_id_that_is_not_legal_is_refused_and_changes_nothing() -> None:
     game, rules = _game("pagat")
     episode = Episode(game, rules, 4, seed=1)

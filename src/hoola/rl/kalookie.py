@@ -11,8 +11,9 @@ Action ids, in this order (``docs/rl.md`` has the sizes):
   + (0 for one card, else 1 + the second card's suit);
 - ``meld``: one id for every meld that can be laid, by its cards (as a multiset: the packs hold
   copies) with at most two jokers (in a set unnamed, in a run each naming the card it stands
-  for): every set of one rank (each suit up to once a deck) and every run of three to fourteen
-  cards in a suit, the ace low or high;
+  for): every set of one rank (each suit up to once a deck), the sets of three and of four
+  jokers (Scarne's ``joker_sets``) and every run of three to fourteen cards in a suit, the ace
+  low or high;
 - the pass (letting a warning or the upcard swap go) last.
 
 Each legal action also comes as a feature vector (:meth:`KalookieEncoding.features`: its kind,
@@ -80,6 +81,8 @@ def _sets(decks: int) -> Iterator[MeldKey]:
             for jokers in range(JOKERS + 1):
                 if naturals and len(naturals) + jokers >= 3:
                     yield tuple(sorted([*naturals, *[JOKER] * jokers]))
+    yield (JOKER,) * 3  # Scarne's sets of jokers alone (joker_sets)
+    yield (JOKER,) * 4
 
 
 def _runs() -> Iterator[MeldKey]:

@@ -1,4 +1,4 @@
-"""The ``hoola`` command line: play, rules, sim, verify, replay, serve."""
+"""The ``hoola`` command line: play, rules, sim, tournament, verify, replay, serve."""
 
 from __future__ import annotations
 
@@ -21,8 +21,9 @@ def cli() -> None:
     Ristiklappi).
 
     Play one against bots with `hoola play GAME`, read how to play it and its rule presets with
-    `hoola rules GAME`, let bots play many deals with `hoola sim`, check and tell game records
-    with `hoola verify` and `hoola replay`, or host tables for browsers with `hoola serve`.
+    `hoola rules GAME`, let bots play many deals with `hoola sim` or a tournament with `hoola
+    tournament`, check and tell game records with `hoola verify` and `hoola replay`, or host
+    tables for browsers with `hoola serve`.
     GAME is hoola (the default), kalookie, capture, or a capture game by name (sedma, ...).
     """
 
@@ -368,6 +369,65 @@ def sim(game_name: str, bots: str | None, deals: int, players: int | None, prese
             round_robin=round_robin, seed=seed, workers=workers, externals=externals,
             plot_dir=plot_dir, records_dir=records_dir, ray_address=ray_address, compare=compare,
             game_name=game_name, pythons=pythons)
+
+
+@cli.command()
+@click.option("--format", "-f", "format_", default="swiss", show_default=True,
+              type=click.Choice(["swiss", "knockout", "blackpool"]),
+              help="Swiss over tables, a knockout, or Kalookie's Blackpool tournament.")
+@click.option("--game", "-g", "game_name", default=None,
+              help="The game every table plays, or a capture game by name (sedma, ...) "
+                   "[default: hoola; kalookie for blackpool].")
+@click.option("--rules", "-r", "preset", default=None,
+              help="The tables' preset (default: the game's first; blackpool for blackpool).")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
+              help="Override one rule option at every table, e.g. --option target=60.")
+@click.option("--entrants", "-n", default=None, type=click.IntRange(2, 1024),
+              help="Bots entered [default: 16 for blackpool, which takes 8 to 32; else 8].")
+@click.option("--bots", "-b", default=None,
+              help="Bot kinds entered in turn, comma-separated (expert,greedy: expert-1, "
+                   "greedy-2, ...) [default: expert,greedy for hoola, else expert,random].")
+@click.option("--seed", type=int, default=None,
+              help="Seed of every draw and shuffle (printed; the same seed plays the same "
+                   "tournament).")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the tournament's record here (hoola verify checks it).")
+@click.option("--rounds", type=click.IntRange(1, 100), default=None,
+              help="Swiss: rounds [default: 3].")
+@click.option("--table-size", type=click.IntRange(2, 16), default=None,
+              help="Swiss and knockout: players a table [default: 4].")
+@click.option("--points", default=None, metavar="P1,P2,...",
+              help="Swiss: points by place at a table [default: 3,2,1,0 at tables of four].")
+@click.option("--bye", default=None, metavar="POINTS",
+              help="Swiss: points of a bye [default: the mean of --points].")
+@click.option("--advance", type=click.IntRange(1, 15), default=None,
+              help="Knockout: places of each table that go on [default: half the table].")
+@click.option("--deals", type=click.IntRange(1, 10_000), default=None,
+              help="The most deals a table plays (Hoola, which has no end of its own, plays "
+                   "them all) [default: 4 for hoola, 200 for other games, 1000 for blackpool].")
+@click.option("--tables", type=click.IntRange(2, 64), default=None,
+              help="Blackpool: tables in all, buy-in tables included [default: 8].")
+def tournament(format_: str, game_name: str | None, preset: str | None,
+               options: tuple[str, ...], entrants: int | None, bots: str | None,
+               seed: int | None, output: Path | None, rounds: int | None,
+               table_size: int | None, points: str | None, bye: str | None,
+               advance: int | None, deals: int | None, tables: int | None) -> None:
+    """Run a tournament of any game between bots, print its standings and write its record:
+    Swiss over tables, a knockout, or Kalookie's Blackpool tournament (docs/tournaments.md).
+
+    `hoola tournament -f blackpool -n 16 -b expert,greedy --seed 1 -o cup.toml`
+    """
+    try:
+        from hoola.tournament.cli import run_tournament
+    except ImportError as exc:
+        from hoola.install import install_command
+
+        raise click.ClickException(f"hoola tournament needs its extra: "
+                                   f"{install_command('sim')} ({exc.name} is missing)") from exc
+    run_tournament(format=format_, game_name=game_name, preset=preset,
+                   options=parse_option_values(options), entrants=entrants, bots=bots,
+                   seed=seed, output=output, rounds=rounds, table_size=table_size,
+                   points=points, bye=bye, advance=advance, deals=deals, tables=tables)
 
 
 def startup_line(host: str, port: int, db_url: str, lan: str | None) -> str:

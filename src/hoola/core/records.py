@@ -25,6 +25,7 @@ __all__ = [
     "FORMAT",
     "MAX_DIGITS",
     "MAX_FILE_BYTES",
+    "OTHER_FORMATS",
     "TOP_KEYS",
     "Verdict",
     "check_header",
@@ -263,10 +264,23 @@ def record_files(paths: Sequence[str | Path]) -> list[Path]:
     return files
 
 
+OTHER_FORMATS = {"hoola-tournament/1": "hoola.tournament.record"}
+"""Record formats other than a game's, by format line: the module whose ``verify_record(data,
+text)`` checks them (imported when such a record is verified)."""
+
+
 def verify_text(text: str, name: str = "record") -> Verdict:
-    """Verify a record's text with the engine of the game it names."""
+    """Verify a record's text with the engine of the game it names (or, for another record
+    format such as a tournament's, with that format's checker)."""
     try:
         data = parse_toml(text)
+        other = data.get("format")
+        if isinstance(other, str) and other in OTHER_FORMATS:
+            import importlib
+
+            checker = importlib.import_module(OTHER_FORMATS[other])
+            problems = list(checker.verify_record(data, text))
+            return Verdict(name, not problems, problems)
         game = get_game(game_name_of(data))
         problems = list(game.verify_record(data, text))
     except HoolaError as exc:

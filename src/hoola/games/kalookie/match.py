@@ -6,6 +6,11 @@ American): the game ends when a player has scored ``target`` points or more. ``"
 (Scarne): each hand stands alone and the game never ends by itself. The deal passes to the next
 seat still in; a void hand is dealt again by the same dealer.
 
+``until``: the pool game ends when at most that many players are left at or under the target
+(a tournament's semi-final is played until two are left, ruling 16). With two or more left
+nobody has won: the pool stays unpaid for the tournament to settle. A table with no buy-ins is
+the option ``buy_ins = 0``.
+
 >>> from hoola.games.kalookie.rules import Rules
 >>> m = Match(Rules.preset("british"), ["A", "B", "C"], seed=1)
 >>> m.pool, [str(t) for t in m.totals()], m.new_deal().dealer
@@ -18,7 +23,7 @@ import random
 from collections.abc import Sequence
 from fractions import Fraction
 
-from hoola.core.errors import IllegalActionError
+from hoola.core.errors import IllegalActionError, RulesError
 from hoola.core.table import Moment, Score, Table, Zone
 from hoola.games.kalookie.amounts import format_number
 from hoola.games.kalookie.deal import Deal, Standing
@@ -35,8 +40,14 @@ def _illegal(message: str, code: str) -> IllegalActionError:
 class Match:
     """A game of Kalookie: deals one after another with the running score."""
 
-    def __init__(self, rules: Rules, names: Sequence[str], *, seed: int | None = None) -> None:
+    def __init__(self, rules: Rules, names: Sequence[str], *, seed: int | None = None,
+                 until: int = 1) -> None:
+        if until != 1 and (isinstance(until, bool) or not isinstance(until, int)
+                           or not 1 <= until < len(names)):
+            raise RulesError(f"a game of {len(names)} players is played until 1 to "
+                             f"{len(names) - 1} of them are left, not {until!r}", "bad-until")
         self.rules = rules
+        self.until = until
         self.names = tuple(names)
         self.n = len(self.names)
         self.rng = random.Random(seed)
@@ -51,11 +62,13 @@ class Match:
         self.money = [-stake] * self.n
         self.out: list[int] = []
         self.winner: int | None = None
+        self.ended = False  # the players left are ``until`` or fewer (the pool game)
 
     @property
     def is_over(self) -> bool:
-        """Whether the game has its winner (pool or points); a Scarne game never ends itself."""
-        return self.winner is not None
+        """Whether the game has its winner (pool or points), or is down to ``until`` players
+        left; a Scarne game never ends itself."""
+        return self.winner is not None or self.ended
 
     def new_deal(self) -> DealState:
         """Start the next hand from a seeded shuffle."""
@@ -70,9 +83,11 @@ class Match:
         """
         if self.deals and self.finished < len(self.deals):
             raise _illegal("the previous hand is not finished", "deal-not-over")
-        if self.is_over:
-            raise _illegal(f"the game is over: {self.names[self.winner or 0]} has won",
-                           "match-over")
+        if self.winner is not None:
+            raise _illegal(f"the game is over: {self.names[self.winner]} has won", "match-over")
+        if self.ended:
+            raise _illegal(f"the game is over: {self.until} players are left at or under the "
+                           "target", "match-over")
         if dealer is not None:
             self.dealer = dealer
         rng = random.Random(seed if seed is not None else self.rng.randrange(2**63))
@@ -111,6 +126,7 @@ class Match:
         rules = self.rules
         if rules.scoring == "pool":
             alive = self.standing.seats()
+            self.ended = len(alive) <= self.until
             if len(alive) <= 1:
                 self.winner = alive[0] if alive else hand_winner
                 if self.winner is not None:
@@ -134,6 +150,7 @@ class Match:
             scores.insert(0, Score("Points", tuple(str(s) for s in st.scored)))
         status = "over" if self.is_over else "play"
         prompt = f"{self.names[self.winner]} wins" if self.winner is not None else \
+            f"{self.until} players are left" if self.ended else \
             f"{self.names[self.dealer]} deals next"
         zones = (Zone("pool", "pile", f"Pool {format_number(self.pool)}", count=0),) \
             if self.rules.scoring == "pool" else ()

@@ -129,8 +129,9 @@ def test_a_reconnected_seat_gets_the_same_seat_counter_and_view(live: Live) -> N
             mover = first["moment"]["actors"][0]
             idle = 1 - mover
             # The idle seat drops and comes back while the other thinks: nothing has changed.
-            before = clients[idle].last
-            assert before is not None and not before["asked"]
+            before = await clients[idle].state(lambda m: m["status"] == "playing"
+                                               and m["counter"] == first["counter"])
+            assert not before["asked"]
             await clients[idle].close()
             clients[idle] = await Client.open(live.ws(tid), {"token": tokens[idle]})
             assert clients[idle].log[0]["seat"] == idle

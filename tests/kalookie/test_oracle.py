@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -22,10 +23,17 @@ from hypothesis import strategies as st
 from hoola.core.cards import make_card
 from hoola.core.errors import HoolaError
 from hoola.games.kalookie import Add, DealState, Discard, Draw, NewMeld, Swap, Take
-from hoola.games.kalookie.cards import JOKER, named_joker
-from hoola.games.kalookie.melds import Meld, new_meld
+from hoola.games.kalookie.cards import JOKER, hand_code, named_joker
+from hoola.games.kalookie.melds import Meld, find_melds, new_meld
 from hoola.games.kalookie.rules import PRESETS, Rules
-from hoola.games.kalookie.solver import Goal, Slot, can_finish, meld_bound
+from hoola.games.kalookie.solver import (
+    Goal,
+    Slot,
+    _cannot_lay,
+    _lay_bound,
+    can_finish,
+    meld_bound,
+)
 
 from . import oracle_legal, oracle_melds, oracle_solver, oracle_state, oracle_turns
 
@@ -165,13 +173,55 @@ def test_turn_search_matches_the_reference(case: Any, low: int, high: int, total
     rules, counts, jokers, goal, table = case
     caps = (low, high, 99 if total == 2 else total + 1)
     slots = [Slot(m, *caps) if m.kind == "run" else Slot(m) for m in table]
-    ref_goal = oracle_solver.Goal(goal.need, goal.builds_count, goal.made, goal.need_meld,
-                                  goal.must_lay, goal.loose, goal.min_left, goal.exact_left,
-                                  goal.builds)
     ref_slots = [oracle_solver.Slot(reference_meld(s.meld), s.low_cap, s.high_cap, s.total_cap)
                  for s in slots]
-    assert can_finish(goal, counts, jokers, slots, rules) == \
-        oracle_solver.can_finish(ref_goal, counts, jokers, ref_slots, rules)
+    # Several points owed on the same hand and table: the searches share what they learn.
+    for need in dict.fromkeys([goal.need, goal.need + 7, max(goal.need - 9, 0), goal.need]):
+        goal = replace(goal, need=need)
+        ref_goal = oracle_solver.Goal(goal.need, goal.builds_count, goal.made, goal.need_meld,
+                                      goal.must_lay, goal.loose, goal.min_left, goal.exact_left,
+                                      goal.builds)
+        assert can_finish(goal, counts, jokers, slots, rules) == \
+            oracle_solver.can_finish(ref_goal, counts, jokers, ref_slots, rules), goal
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(searches(), st.integers(1, 2), st.booleans())
+def test_lay_bound_is_never_beaten(case: Any, min_left: int, limited: bool) -> None:
+    """No way of laying new melds and builds on the table makes more than the bound that rules
+    out searches counting builds (the reference's word)."""
+    rules, counts, jokers, _, table = case
+    caps = (1, 1, 2) if limited else (99, 99, 99)
+    slots = [Slot(m, *caps) if m.kind == "run" else Slot(m) for m in table]
+    need = _lay_bound(hand_code(counts), jokers, slots, rules) + 1
+    ref_slots = [oracle_solver.Slot(reference_meld(s.meld), s.low_cap, s.high_cap, s.total_cap)
+                 for s in slots]
+    goal = oracle_solver.Goal(need=need, builds_count=True, min_left=min_left)
+    assert not oracle_solver.can_finish(goal, counts, jokers, ref_slots, rules)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(searches())
+def test_a_card_said_unplayable_cannot_be_laid(case: Any) -> None:
+    """A taken card ruled out before any search (no meld of the hand, no build) is one the
+    reference cannot lay either."""
+    rules, counts, jokers, _, table = case
+    slots = [Slot(m) for m in table]
+    ref_slots = [oracle_solver.Slot(reference_meld(m)) for m in table]
+    for card in range(52):
+        if counts[card] and _cannot_lay(card, hand_code(counts), jokers, slots, rules):
+            goal = oracle_solver.Goal(must_lay=card)
+            assert not oracle_solver.can_finish(goal, counts, jokers, ref_slots, rules), card
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(searches())
+def test_find_melds_matches_the_reference(case: Any) -> None:
+    """The melds found in a hand, in the reference's order, for every number of jokers."""
+    rules, counts, _, _, _ = case
+    for jokers in range(5):
+        assert find_melds(counts, jokers, rules) == \
+            list(oracle_melds.find_melds(counts, jokers, rules))
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -27,6 +27,7 @@ from hoola.games.kalookie.cards import (
     JOKER,
     NAMED,
     face_of,
+    format_token,
     format_tokens,
     hand_code,
     named_joker,
@@ -229,56 +230,59 @@ def _new_run(tokens: Sequence[int], rules: Rules, owner: int, meld_id: int) -> M
 
 # -- building -------------------------------------------------------------------------------------
 
+def _cannot_add(meld: Meld, token: int) -> str:
+    return f"cannot add {format_token(token)} on m{meld.id}"
+
+
 def build(meld: Meld, token: int, rules: Rules) -> tuple[Meld, str, int]:
     """``meld`` with ``token`` added (ruling 6), the end it went to and its position.
 
     The end is ``"low"`` or ``"high"`` for a run, ``"set"`` for a set. A natural ace that fits both
     ends of a run (two to king) goes high.
     """
-    where = f"m{meld.id}"
-    name = format_tokens([token])
+    # The meld's number and the card's name are written only for an error's message.
     if meld.kind == "run":
-        return _build_run(meld, token, rules, where, name)
+        return _build_run(meld, token, rules)
     if meld.identical:
-        raise _illegal(f"cannot add {name} on {where}: a set of identical cards is closed at "
+        raise _illegal(f"{_cannot_add(meld, token)}: a set of identical cards is closed at "
                        "three (identical_sets)", "meld-closed")
     if len(meld.tokens) >= 4:
-        raise _illegal(f"cannot add {name} on {where}: a set has at most four cards (ruling 3)",
+        raise _illegal(f"{_cannot_add(meld, token)}: a set has at most four cards (ruling 3)",
                        "meld-closed")
     if token >= NAMED:
-        raise _illegal(f"cannot add {name} on {where}: a joker in a set is written JK, standing "
+        raise _illegal(f"{_cannot_add(meld, token)}: a joker in a set is written JK, standing "
                        "for the set's rank (ruling 4)", "joker-naming")
     if meld.rank < 0:
         if token != JOKER:
-            raise _illegal(f"cannot add {name} on {where}: only jokers join a set of jokers",
+            raise _illegal(f"{_cannot_add(meld, token)}: only jokers join a set of jokers",
                            "does-not-fit")
         return Meld(meld.id, meld.owner, "set", (*meld.tokens, JOKER)), "set", 0
     if token == JOKER:
         return Meld(meld.id, meld.owner, "set", (*meld.tokens, JOKER), rank=meld.rank), "set", 0
     if token % 13 != meld.rank:
-        raise _illegal(f"cannot add {name} on {where}: the set is of {format_card(meld.rank)[0]}s "
+        raise _illegal(f"{_cannot_add(meld, token)}: the set is of {format_card(meld.rank)[0]}s "
                        "(ruling 6)", "does-not-fit")
     if any(c // 13 == token // 13 for c in meld.naturals()):
-        raise _illegal(f"cannot add {name} on {where}: the set already holds that suit "
+        raise _illegal(f"{_cannot_add(meld, token)}: the set already holds that suit "
                        "(ruling 3)", "does-not-fit")
     naturals = tuple(sorted((*meld.naturals(), token)))
     return Meld(meld.id, meld.owner, "set", naturals + (JOKER,) * meld.jokers,
                 rank=meld.rank), "set", 0
 
 
-def _build_run(meld: Meld, token: int, rules: Rules, where: str,
-               name: str) -> tuple[Meld, str, int]:
+def _build_run(meld: Meld, token: int, rules: Rules) -> tuple[Meld, str, int]:
     face = face_of(token)
     if face is None:
-        raise _illegal(f"cannot add {name} on {where}: a joker in a run must be named, such as "
+        raise _illegal(f"{_cannot_add(meld, token)}: a joker in a run must be named, such as "
                        f"JK={format_card(card_at(meld.suit, min(meld.high + 1, 14)))} "
                        "(ruling 4)", "joker-naming")
     if face // 13 != meld.suit:
-        raise _illegal(f"cannot add {name} on {where}: the run is in {'shdc'[meld.suit]} "
+        raise _illegal(f"{_cannot_add(meld, token)}: the run is in {'shdc'[meld.suit]} "
                        "(ruling 6)", "does-not-fit")
     if token < JOKER and named_joker(token) in meld.tokens:
-        raise _illegal(f"cannot add {name} on {where}: the run's joker stands for {name}; release "
-                       f"it with 'swap {name} for JK on {where}' (ruling 7)", "use-swap")
+        name = format_token(token)
+        raise _illegal(f"{_cannot_add(meld, token)}: the run's joker stands for {name}; release "
+                       f"it with 'swap {name} for JK on m{meld.id}' (ruling 7)", "use-swap")
     spans_both = meld.low == 1 or meld.high == 14
     end = run_end(meld, face, rules)
     if end == "high":
@@ -289,7 +293,7 @@ def _build_run(meld: Meld, token: int, rules: Rules, where: str,
                     low=meld.low - 1), "low", meld.low - 1
     why = "a run never goes beyond the ace" if spans_both or face % 13 == 0 else \
         "it is not next to either end of the run"
-    raise _illegal(f"cannot add {name} on {where}: {why} (ruling 6)", "does-not-fit")
+    raise _illegal(f"{_cannot_add(meld, token)}: {why} (ruling 6)", "does-not-fit")
 
 
 def run_end(meld: Meld, face: int, rules: Rules) -> str:
@@ -385,26 +389,46 @@ def find_melds(counts: Sequence[int], jokers: int, rules: Rules,
     """
     cap = min(jokers, max_jokers)
     code = hand_code(counts)
-    flags = (cap << 2) | (2 if rules.identical_sets else 0) | (1 if rules.aces == "high" else 0)
-    out: list[tuple[int, ...]] = []
-    present = (code | code >> 104 | code >> 208 | code >> 312) & _SUIT  # a rank's byte: held
-    for rank, any_held in enumerate(present.to_bytes(13, "little")):
-        if any_held:
-            key = (((code >> (8 * rank)) & _RANK) << 8) | (rank << 4) | flags
-            got = _SETS.get(key)
-            if got is None:
-                got = _SETS[key] = tuple(_find_sets(counts, rank, cap, rules))
-            out.extend(got)
+    identical = rules.identical_sets
+    flags = (cap << 2) | (2 if identical else 0) | (1 if rules.aces == "high" else 0)
+    runs: list[tuple[int, ...]] = []
+    held_in: list[int] = []  # the ranks held, as bits, by suit
     for suit in range(4):
         held = (code >> (104 * suit)) & _SUIT
         if held:
-            key = (held << 8) | (suit << 4) | flags
+            # A suit's runs hang on the ranks held alone: a byte a rank, 1 if held (a card's
+            # copies are at most three, two bits).
+            key = (((held | held >> 1) & _ONES) << 8) | (suit << 4) | flags
             got = _RUNS.get(key)
             if got is None:
                 if len(_RUNS) >= 1 << 16:  # bounded: a long simulation meets many suits
                     _RUNS.clear()
-                got = _RUNS[key] = tuple(_find_runs(counts, suit, cap, rules))
-            out.extend(got)
+                got = _RUNS[key] = _suit_runs(counts, suit, cap, rules, key & ~(3 << 4))
+            runs.extend(got[0])
+            held_in.append(got[1])
+        else:
+            held_in.append(0)
+    a, b, c, d = held_in
+    # The ranks that make a set: held in three suits, in two with a joker, in one with two.
+    if identical or cap >= 2:
+        ranks = a | b | c | d
+    elif cap:
+        ranks = a & b | a & c | a & d | b & c | b & d | c & d
+    else:
+        ranks = a & b & c | a & b & d | a & c & d | b & c & d
+    out: list[tuple[int, ...]] = []
+    while ranks:
+        low = ranks & -ranks
+        ranks ^= low
+        rank = low.bit_length() - 1
+        # A rank's four counts as one small number, a byte a count.
+        key = (((counts[rank] | counts[rank + 13] << 8 | counts[rank + 26] << 16
+                 | counts[rank + 39] << 24) << 8) | (rank << 4)) | flags
+        sets = _SETS.get(key)
+        if sets is None:
+            sets = _SETS[key] = tuple(_find_sets(counts, rank, cap, rules))
+        out.extend(sets)
+    out.extend(runs)
     if rules.joker_sets:
         for size in (3, 4):
             if jokers >= size:
@@ -412,11 +436,13 @@ def find_melds(counts: Sequence[int], jokers: int, rules: Rules,
     return out
 
 
-_RANK: Final = sum(0xFF << (104 * suit) for suit in range(4))  # a rank's byte in every suit
 _SUIT: Final = (1 << 104) - 1  # a suit's 13 bytes
+_ONES: Final = sum(1 << (8 * rank) for rank in range(13))  # a suit's code, one of each rank
 # The melds of one rank and the runs of one suit, by their cards and the rules' switches.
 _SETS: Final[dict[int, tuple[tuple[int, ...], ...]]] = {}
-_RUNS: Final[dict[int, tuple[tuple[int, ...], ...]]] = {}
+# (A suit's runs come with the ranks it holds, as bits.)
+_RUNS: Final[dict[int, tuple[tuple[tuple[int, ...], ...], int]]] = {}
+_SPADE_RUNS: Final[dict[int, tuple[tuple[tuple[int, ...], ...], int]]] = {}
 
 
 def _find_sets(counts: Sequence[int], rank: int, cap: int,
@@ -436,6 +462,24 @@ def _find_sets(counts: Sequence[int], rank: int, cap: int,
 
 # The natural card at each run position 0..15 of each suit (0 and 15 unused: a card never there).
 _AT: Final = [[card_at(suit, p) if 1 <= p <= 14 else 0 for p in range(16)] for suit in range(4)]
+
+
+def _suit_runs(counts: Sequence[int], suit: int, cap: int, rules: Rules,
+               key: int) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """A suit's runs and the ranks it holds (as bits), from the runs of spades with the same
+    ranks (``key``: :func:`find_melds`' key without the suit), remembered: each token is the
+    spade's one moved to the suit (a card and a named joker alike, 13 a suit)."""
+    spades = _SPADE_RUNS.get(key)
+    if spades is None:
+        if len(_SPADE_RUNS) >= 1 << 16:
+            _SPADE_RUNS.clear()
+        held = [counts[13 * suit + r] for r in range(13)]
+        spades = _SPADE_RUNS[key] = (tuple(_find_runs(held, 0, cap, rules)),
+                                     sum(1 << r for r in range(13) if held[r]))
+    if not suit:
+        return spades
+    shift = 13 * suit
+    return tuple(tuple(t + shift for t in run) for run in spades[0]), spades[1]
 
 
 def _find_runs(counts: Sequence[int], suit: int, cap: int,

@@ -29,17 +29,21 @@ from itertools import combinations
 from typing import Final
 
 from hoola.core.cards import JOKER, make_card
+from hoola.core.errors import IllegalActionError
 from hoola.games.kalookie.cards import hand_code
 from hoola.games.kalookie.melds import (
     JOKER_SET_VALUE,
     Meld,
     card_at,
+    meld_value,
+    new_meld,
     position_value,
     positions_of,
 )
 from hoola.games.kalookie.rules import Rules
 
-__all__ = ["UNLIMITED", "Goal", "Slot", "can_finish", "is_plain", "meld_bound"]
+__all__ = ["UNLIMITED", "Goal", "Slot", "can_finish", "can_lay", "code_bound", "is_plain",
+           "lay_of", "meld_bound", "table_bound", "takes_jokers"]
 
 UNLIMITED: Final = 99
 
@@ -83,23 +87,134 @@ def can_finish(goal: Goal, counts: Sequence[int], jokers: int, slots: Sequence[S
                rules: Rules) -> bool:
     """Whether ``goal`` can be met from a hand of ``counts`` and ``jokers`` (loose included)."""
     if is_plain(goal):
-        openings = _openings(rules)
+        return can_lay(goal.need, goal.min_left, hand_code(counts), jokers, rules)
+    must = goal.must_lay
+    if must is not None and must < JOKER and counts[must] \
+            and _cannot_lay(must, hand_code(counts), jokers, slots if goal.builds else (), rules):
+        return False  # the taken card has nowhere to go
+    if goal.need > 0 and goal.builds:
         code = hand_code(counts)
-        bound, fitting = openings.summary(code, jokers)
-        if bound < goal.need:
+        if not goal.loose and goal.must_lay is None and goal.exact_left is None \
+                and can_lay(goal.need, goal.min_left, code, jokers, rules):
+            return True  # new melds alone make the points (and a new meld is made)
+        if _lay_bound(code, jokers, slots, rules) < goal.need:
             return False
-        # The cards that fit in no meld can only be kept: they count toward the cards left.
-        others = sum(code.to_bytes(52, "little")) - sum(fitting.to_bytes(52, "little"))
-        return openings.best(fitting, jokers, max(goal.min_left - others, 0)) >= goal.need
     search = _Search(goal, jokers, slots, rules)
     if not goal.need and not goal.need_meld and goal.must_lay is None \
             and goal.exact_left is None:
         # Nothing owed but jokers to lay: keeping every card is one way the search ends (its
         # last), and usually a way that works (a released joker goes on the table's melds).
         kept = min(sum(counts[c] for c in range(52)), 3)
+        if goal.loose and kept + jokers - goal.loose >= goal.min_left \
+                and any(search.takes(slot, goal.loose) for slot in search.slots):
+            return True  # the loose jokers on one meld: a leaf the search would accept
         if search.finish(jokers, kept):
             return True
     return search.run(counts)
+
+
+def table_bound(counts: Sequence[int], jokers: int, melds: Sequence[Meld], rules: Rules) -> int:
+    """At least the points new melds from a hand and builds on the table's ``melds`` could make
+    (build limits aside): :func:`meld_bound`, and each card fitting no new meld at its highest
+    worth if some meld of the table could take it."""
+    return _lay_bound(hand_code(counts), jokers, [Slot(m) for m in melds], rules)
+
+
+def _lay_bound(code: int, jokers: int, slots: Sequence[Slot], rules: Rules) -> int:
+    """At least the points a hand could lay in new melds and builds on ``slots``: the new
+    melds' bound (:func:`meld_bound`), and each other card at its highest worth if some meld of
+    the table could take it (:func:`_buildable`)."""
+    openings = _openings(rules)
+    bound, fitting = openings.summary(code, jokers)
+    rest = code - fitting
+    if not rest or not slots:
+        return bound
+    buildable = _buildable(code, jokers, slots, openings)
+    worth = openings.card_max
+    for card, n in enumerate(rest.to_bytes(52, "little")):
+        if n and buildable >> card & 1:
+            bound += n * worth[card]
+    return bound
+
+
+def _buildable(code: int, jokers: int, slots: Sequence[Slot], openings: _Openings) -> int:
+    """The cards, as bits, that some meld of the table could take from the hand: a set lacking
+    their suit, or a run of their suit reaching them through cards of the hand and the jokers
+    (build limits aside)."""
+    held = code.to_bytes(52, "little")
+    out = 0
+    at = openings.at
+    for slot in slots:
+        meld = slot.meld
+        if meld.kind == "run":
+            cards = at[meld.suit]
+            gaps = 0
+            for q in range(meld.high + 1, 14 if meld.low == 1 else 15):
+                out |= 1 << cards[q]
+                if not held[cards[q]]:
+                    gaps += 1
+                    if gaps > jokers:  # no joker left to pass this place
+                        break
+            gaps = 0
+            for q in range(meld.low - 1, max(openings.low_end, 2 if meld.high == 14 else 1) - 1,
+                           -1):
+                out |= 1 << cards[q]
+                if not held[cards[q]]:
+                    gaps += 1
+                    if gaps > jokers:
+                        break
+        elif meld.rank >= 0 and not meld.identical and len(meld.tokens) < 4:
+            taken = {c // 13 for c in meld.tokens if c < JOKER}
+            for suit in range(4):
+                if suit not in taken:
+                    out |= 1 << make_card(meld.rank, suit)
+    return out
+
+
+def _cannot_lay(card: int, code: int, jokers: int, slots: Sequence[Slot], rules: Rules) -> bool:
+    """Whether the natural ``card`` of a hand surely cannot be laid this turn: it fits in no
+    new meld of the hand (:func:`meld_bound`'s fit) and no meld of ``slots`` could take it."""
+    openings = _openings(rules)
+    if openings.summary(code, jokers)[1] >> (8 * card) & 0xFF:
+        return False
+    return not (slots and _buildable(code, jokers, slots, openings) >> card & 1)
+
+
+def can_lay(need: int, min_left: int, code: int, jokers: int, rules: Rules) -> bool:
+    """:func:`can_finish` of a plain goal (:func:`is_plain`): whether new melds from a hand (its
+    :func:`~hoola.games.kalookie.cards.hand_code` and jokers) can make ``need`` points keeping
+    ``min_left`` cards."""
+    openings = _openings(rules)
+    bound, fitting = openings.summary(code, jokers)
+    if bound < need:
+        return False
+    # The cards that fit in no meld can only be kept: they count toward the cards left.
+    others = sum(code.to_bytes(52, "little")) - sum(fitting.to_bytes(52, "little"))
+    return openings.best(fitting, jokers, max(min_left - others, 0)) >= need
+
+
+def lay_of(tokens: tuple[int, ...], rules: Rules) -> tuple[int, int, int] | None:
+    """A new meld's value, its natural cards as a hand code, and its jokers (None when
+    ``tokens`` make no meld), remembered per rules."""
+    return _openings(rules).lay(tokens)
+
+
+def takes_jokers(slot: Slot, k: int, rules: Rules) -> bool:
+    """Whether ``k`` jokers can be built on ``slot`` (a set's free suits, a run's ends within
+    the build limit), as the search places the jokers it has left."""
+    meld = slot.meld
+    if meld.kind == "set":
+        return not meld.identical and k <= min(4 - len(meld.tokens), slot.total_cap)
+    if k > slot.total_cap:
+        return False
+    low_end = 1 if rules.aces == "high-or-low" else 2
+    for low in range(k + 1):
+        high = k - low
+        lo, hi = meld.low - low, meld.high + high
+        if low <= slot.low_cap and high <= slot.high_cap and lo >= low_end and hi <= 14 \
+                and not (lo == 1 and hi == 14):
+            return True
+    return False
 
 
 def is_plain(goal: Goal) -> bool:
@@ -121,9 +236,15 @@ def meld_bound(counts: Sequence[int], jokers: int, rules: Rules) -> int:
     return _openings(rules).bound(hand_code(counts), jokers)
 
 
+def code_bound(code: int, jokers: int, rules: Rules) -> int:
+    """:func:`meld_bound` of a hand given by its code (:func:`~.cards.hand_code`)."""
+    return _openings(rules).summary(code, jokers)[0]
+
+
 _MEMO_LIMIT: Final = 1 << 16
+_DEAD_LIMIT: Final = 1 << 14  # positions remembered per goal and table
 _SUIT: Final = (1 << 104) - 1  # a suit's 13 bytes of a hand's code
-_ALL_RANKS: Final = (1 << 13) - 1
+_ONES: Final = sum(1 << (8 * rank) for rank in range(13))  # a suit's code, one of each rank
 # The bytes of a suit's code that a mask of its ranks selects, by the mask.
 _BYTES: Final = [sum(0xFF << (8 * rank) for rank in range(13) if mask >> rank & 1)
                  for mask in range(1 << 13)]
@@ -160,7 +281,10 @@ class _Openings:
 
     def __init__(self, rules: Rules) -> None:
         card_max, joker_max, low_end, values, at = _tables(rules)
+        self.rules = rules
+        self.lays: dict[tuple[int, ...], tuple[int, int, int] | None] = {}
         self.memo: dict[int, int] = {}
+        self.dead: dict[tuple[object, ...], set[tuple[int, ...]]] = {}  # :class:`_Search`'s
         self.suits: dict[int, tuple[int, int]] = {}
         self.values_of: dict[int, int] = {}
         self.places: dict[int, int] = {}  # a suit's code -> the run places it holds, as bits
@@ -180,6 +304,26 @@ class _Openings:
         self.windows = list(range(low_end, 13))
         self.popcount = [bin(w).count("1") for w in range(8)]
 
+    def lay(self, tokens: tuple[int, ...]) -> tuple[int, int, int] | None:
+        """:func:`lay_of`."""
+        lays = self.lays
+        if tokens in lays:
+            return lays[tokens]
+        try:
+            meld = new_meld(tokens, self.rules, owner=0, meld_id=1)
+        except IllegalActionError:
+            got = None
+        else:
+            code = 0
+            for t in tokens:
+                if t < JOKER:
+                    code += 1 << (8 * t)
+            got = (meld_value(meld, self.rules), code, sum(1 for t in tokens if t >= JOKER))
+        if len(lays) >= _MEMO_LIMIT:
+            lays.clear()
+        lays[tokens] = got
+        return got
+
     # -- the bound ------------------------------------------------------------------------------
 
     def bound(self, code: int, jk: int) -> int:
@@ -193,35 +337,56 @@ class _Openings:
         other meld: a run's range holding it would have it as a natural card, so it would fit.
         """
         total = jk * self.joker_max
-        chunks = [(code >> (104 * suit)) & _SUIT for suit in range(4)]
+        # Unrolled by suit: this runs for every hand a listing or a check looks at.
+        c0, c1, c2, c3 = code & _SUIT, (code >> 104) & _SUIT, (code >> 208) & _SUIT, code >> 312
+        value = self._value
         if jk >= 2:
-            for chunk in chunks:
-                total += self._value((chunk << 13) | _ALL_RANKS)
-            return total, code
+            return total + value(c0) + value(c1) + value(c2) + value(c3), code
         suits = self.suits
-        held: list[int] = []
-        own: list[int] = []
-        for chunk in chunks:
-            key = (chunk << 1) | jk
-            info = suits.get(key)
-            if info is None:
-                if len(suits) >= _MEMO_LIMIT:
-                    suits.clear()
-                info = suits[key] = self._suit(chunk, jk)
-            held.append(info[0])
-            own.append(info[1])
-        a, b, c, d = held
+        if self.identical:
+            k0, k1, k2, k3 = c0, c1, c2, c3
+        else:
+            # What fits hangs on the ranks held alone (but for identical sets): a byte a rank,
+            # 1 if held (a card's copies are at most three, two bits).
+            k0, k1, k2, k3 = ((c0 | c0 >> 1) & _ONES, (c1 | c1 >> 1) & _ONES,
+                              (c2 | c2 >> 1) & _ONES, (c3 | c3 >> 1) & _ONES)
+        a, own_a = suits.get((k0 << 1) | jk) or self._suit_info(k0, c0, jk)
+        b, own_b = suits.get((k1 << 1) | jk) or self._suit_info(k1, c1, jk)
+        c, own_c = suits.get((k2 << 1) | jk) or self._suit_info(k2, c2, jk)
+        d, own_d = suits.get((k3 << 1) | jk) or self._suit_info(k3, c3, jk)
         if jk:  # a set with a joker needs two suits of the rank, without one three
             sets = a & b | a & c | a & d | b & c | b & d | c & d
         else:
             sets = a & b & c | a & b & d | a & c & d | b & c & d
         fitting = 0
-        for suit in range(4):
-            fits = held[suit] & (sets | own[suit])
-            if fits:
-                total += self._value((chunks[suit] << 13) | fits)
-                fitting |= (chunks[suit] & _BYTES[fits]) << (104 * suit)
+        fits = a & (sets | own_a)
+        if fits:
+            fitting = c0 if fits == a else c0 & _BYTES[fits]
+            total += value(fitting)
+        fits = b & (sets | own_b)
+        if fits:
+            part = c1 if fits == b else c1 & _BYTES[fits]
+            total += value(part)
+            fitting |= part << 104
+        fits = c & (sets | own_c)
+        if fits:
+            part = c2 if fits == c else c2 & _BYTES[fits]
+            total += value(part)
+            fitting |= part << 208
+        fits = d & (sets | own_d)
+        if fits:
+            part = c3 if fits == d else c3 & _BYTES[fits]
+            total += value(part)
+            fitting |= part << 312
         return total, fitting
+
+    def _suit_info(self, key: int, chunk: int, jk: int) -> tuple[int, int]:
+        """:meth:`_suit`, remembered by ``key`` (the suit's code, or the ranks it holds)."""
+        suits = self.suits
+        if len(suits) >= _MEMO_LIMIT:
+            suits.clear()
+        info = suits[(key << 1) | jk] = self._suit(chunk, jk)
+        return info
 
     def _suit(self, chunk: int, jk: int) -> tuple[int, int]:
         """The ranks a suit's cards are held in, and those that fit in a run of the suit (or an
@@ -249,18 +414,16 @@ class _Openings:
                 fits |= 1 << rank
         return ranks, fits & ranks
 
-    def _value(self, key: int) -> int:
-        """The highest worth in a meld of a suit's cards (its code, then a mask of its ranks)."""
-        got = self.values_of.get(key)
+    def _value(self, chunk: int) -> int:
+        """The highest worth in a meld of a suit's cards (its code)."""
+        got = self.values_of.get(chunk)
         if got is None:
-            chunk = key >> 13
             got = 0
             for rank in range(13):
-                if key >> rank & 1:
-                    got += ((chunk >> (8 * rank)) & 0xFF) * self.card_max[rank]
+                got += ((chunk >> (8 * rank)) & 0xFF) * self.card_max[rank]
             if len(self.values_of) >= _MEMO_LIMIT:
                 self.values_of.clear()
-            self.values_of[key] = got
+            self.values_of[chunk] = got
         return got
 
     # -- the most a hand can lay ----------------------------------------------------------------
@@ -391,13 +554,31 @@ class _Search:
         self.slots = tuple(slots) if goal.builds else ()
         self.hand_jokers = jokers - goal.loose
         self.jokers = jokers
-        self.seen: set[tuple[int, ...]] = set()
+        # The positions from which the goal cannot be met, shared by every search of the same
+        # goal (but for its points) on the same table: the candidates of one listing, and turns
+        # while the table stays the same. A position counts the points still missing, so a hand
+        # reached by laying two melds in either order is searched once.
+        openings = _openings(rules)
+        context = (goal.builds_count, goal.need_meld, goal.must_lay, goal.loose, goal.min_left,
+                   goal.exact_left, goal.builds, self.hand_jokers, self.slots)
+        seen = openings.dead.get(context)
+        if seen is None or len(seen) >= _DEAD_LIMIT:
+            if len(openings.dead) >= 16:  # bounded: a few tables and goals at a time
+                openings.dead.clear()
+            seen = openings.dead[context] = set()
+        self.seen: set[tuple[int, ...]] = seen
+        self.near: list[list[tuple[int, Slot]] | None] = [None] * 52
+        self.worth = openings.worth
         self.card_max, self.joker_max, self.low_end, self.values, self.at = _tables(rules)
 
     def finish(self, jk: int, kept: int) -> bool:
         """Whether the goal is met keeping every card (``kept`` of them, at most 3) and
         ``jk`` jokers, with nothing laid."""
         return self._finish(jk, 0, 0, self.goal.made, self.goal.must_lay is None, kept)
+
+    def takes(self, slot: Slot, k: int) -> bool:
+        """Whether ``slot`` takes ``k`` jokers (one of :meth:`_joker_values`' options)."""
+        return takes_jokers(slot, k, self.rules)
 
     def run(self, counts: Sequence[int]) -> bool:
         code = 0
@@ -418,7 +599,7 @@ class _Search:
             return False
         if value + rest + jk * self.joker_max < goal.need:
             return False
-        key = (code, jk, used, value, made, laid, kept)
+        key = (code, jk, used, goal.need - value, made, laid, kept)
         if key in self.seen:
             return False
         if code == 0:
@@ -476,16 +657,21 @@ class _Search:
     def _items(self, card: int, code: int, jk: int, used: int) -> Iterator[_Item]:
         yield from self._sets(card, code, jk)
         yield from self._runs(card, code, jk)
-        for i, slot in enumerate(self.slots):
+        near = self.near[card]
+        if near is None:
+            # The table's melds a card could go on: a set of its rank, a run of its suit.
+            near = self.near[card] = [
+                (i, slot) for i, slot in enumerate(self.slots)
+                if (slot.meld.suit == card // 13 if slot.meld.kind == "run"
+                    else slot.meld.rank == card % 13 and not slot.meld.identical)]
+        for i, slot in near:
             if not used >> i & 1:
                 yield from self._builds(i, slot, card, code, jk)
 
     def _sets(self, card: int, code: int, jk: int) -> Iterator[_Item]:
         rules = self.rules
-        rank = card % 13
-        worth = rules.card_value(card)
-        others = [make_card(rank, s) for s in range(4)
-                  if s != card // 13 and self._count(code, make_card(rank, s))]
+        worth = self.worth[card]
+        others = [c for c in range(card % 13, 52, 13) if c != card and (code >> (2 * c)) & 3]
         for k in range(len(others) + 1):
             for chosen in combinations(others, k):
                 size = k + 1
@@ -604,12 +790,14 @@ class _Search:
         jokers = 0
         value = 0
         left = code - (1 << (2 * card))
+        values = self.values
+        at = self.at[meld.suit]
         for q in (*low, *high):
-            value += position_value(q, self.rules)
+            value += values[q]
             if q == p:
                 continue
-            c = card_at(meld.suit, q)
-            if self._count(left, c):
+            c = at[q]
+            if (left >> (2 * c)) & 3:
                 naturals.append(c)
                 left -= 1 << (2 * c)
             else:

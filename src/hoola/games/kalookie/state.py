@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from fractions import Fraction
+from itertools import compress
 from typing import Any, ClassVar, Final
 
 from hoola.core.cards import format_card
@@ -47,11 +48,13 @@ from hoola.games.kalookie.actions import (
 )
 from hoola.games.kalookie.cards import (
     JOKER,
+    NAMED,
     cards_of_counts,
     counts_of,
     face_of,
     format_token,
     format_tokens,
+    hand_code,
 )
 from hoola.games.kalookie.deal import Deal, Standing, shuffled
 from hoola.games.kalookie.legal import (
@@ -71,7 +74,16 @@ from hoola.games.kalookie.melds import (
 )
 from hoola.games.kalookie.rules import Rules
 from hoola.games.kalookie.scoring import Settlement, settle, void
-from hoola.games.kalookie.solver import Goal, can_finish, is_plain, meld_bound
+from hoola.games.kalookie.solver import (
+    Goal,
+    can_finish,
+    can_lay,
+    code_bound,
+    is_plain,
+    lay_of,
+    table_bound,
+    takes_jokers,
+)
 from hoola.games.kalookie.turns import Turn, slots_for
 from hoola.games.kalookie.verbs import Verbs
 from hoola.games.kalookie.views import View
@@ -90,23 +102,48 @@ def _still_to_lay(card: int | None, naturals: Sequence[int], jokers: int) -> int
 
 
 # A seat's discards (by card, jokers at JOKER), draw and take, made once and listed by every
-# state: frozen values, as good as new ones, and the listing makes one for every card held.
+# state: frozen values, as good as new ones, and the listing makes one for every card held. Then
+# the records of its draws and takes, by card.
 _DRAW: Final = JOKER + 1
 _TAKE: Final = JOKER + 2
+_DRAWN: Final = JOKER + 3
+_TAKEN: Final = 2 * JOKER + 4
 _SEAT_ACTIONS: Final[list[list[Action]]] = []
+
+
+# Kinds of actions, as tuples (isinstance is quicker with a tuple than with a union).
+_LAYS: Final = (NewMeld, Add, Swap)
+_BEGINS: Final = (Draw, Take)
+_DECISIONS: Final = (BuyIn, Retire)
+# The one seat that may act, as a set, by seat: most moments have one actor.
+_ALONE: Final = tuple(frozenset((q,)) for q in range(16))
+# A turn begun by a draw, or by a take that binds to nothing, by whether the player has opened.
+_FRESH: Final = (Turn(), Turn(opened_before=True))
 
 
 def _seat_actions(p: int) -> list[Action]:
     while len(_SEAT_ACTIONS) <= p:
         q = len(_SEAT_ACTIONS)
-        _SEAT_ACTIONS.append([*(Discard(q, c) for c in range(JOKER + 1)), Draw(q), Take(q)])
+        _SEAT_ACTIONS.append([*(Discard(q, c) for c in range(JOKER + 1)), Draw(q), Take(q),
+                              *(Draw(q, c) for c in range(JOKER + 1)),
+                              *(Take(q, c) for c in range(JOKER + 1))])
     return _SEAT_ACTIONS[p]
 
 
 # The places to build on the table's melds, for the last table listed: (meld id, kind, where
-# it grows as legal.build_places says, whether it holds a joker to release).
-_Places = tuple[tuple[int, str, tuple[tuple[int, int, str], ...], bool], ...]
+# it grows as legal.build_places says, the cards that might release a joker from it).
+_Places = tuple[tuple[int, str, tuple[tuple[int, int, str], ...], tuple[int, ...]], ...]
 _PLACES: Final[list[tuple[Any, Any, _Places]]] = [(None, None, ())]
+
+
+def _releasers(meld: Meld) -> tuple[int, ...]:
+    """The natural cards that might release a joker from ``meld`` (none without a joker): the
+    cards a run's jokers stand for, every card of a set's rank."""
+    if max(meld.tokens) < JOKER:
+        return ()
+    if meld.kind == "run":
+        return tuple(t - NAMED for t in meld.tokens if t >= NAMED)
+    return () if meld.rank < 0 else tuple(range(meld.rank, 52, 13))
 
 
 def _places(melds: tuple[Meld, ...], rules: Rules) -> _Places:
@@ -114,9 +151,27 @@ def _places(melds: tuple[Meld, ...], rules: Rules) -> _Places:
     last = _PLACES[0]  # one read: another thread may replace it, never half of it
     if last[0] is melds and last[1] is rules:
         return last[2]
-    places = tuple((m.id, m.kind, build_places(m, rules), max(m.tokens) >= JOKER) for m in melds)
+    places = tuple(_place(m, rules) for m in melds)
     _PLACES[0] = (melds, rules, places)
     return places
+
+
+_Place = tuple[int, str, tuple[tuple[int, int, str], ...], tuple[int, ...]]
+# The place of each meld met, by its id() (the meld kept, to know it is the same one): a table
+# changes a meld at a time.
+_PLACE_OF: Final[dict[int, tuple[Meld, Rules, _Place]]] = {}
+
+
+def _place(meld: Meld, rules: Rules) -> _Place:
+    """One meld's entry of :func:`_places`."""
+    got = _PLACE_OF.get(id(meld))
+    if got is not None and got[0] is meld and got[1] is rules:
+        return got[2]
+    place = (meld.id, meld.kind, build_places(meld, rules), _releasers(meld))
+    if len(_PLACE_OF) >= 4096:  # bounded: the melds of hands long over
+        _PLACE_OF.clear()
+    _PLACE_OF[id(meld)] = (meld, rules, place)
+    return place
 
 
 class DealState(Verbs):
@@ -255,6 +310,8 @@ class DealState(Verbs):
 
     def actors(self) -> frozenset[int]:
         """The seats that may act now: the player whose turn it is, a warner, the upcard swapper."""
+        if self.phase == "play" and self.warner is None and not self.swap_window:
+            return _ALONE[self.current]
         if self.phase == "over":
             return frozenset()
         seats = {self.current}
@@ -296,20 +353,48 @@ class DealState(Verbs):
         if not self.drawn:
             pool = _seat_actions(p)
             acts.append(pool[_DRAW])
-            self._keep_if_legal(pool[_TAKE], acts)
+            take = pool[_TAKE]
+            opened = self.opened[p]
+            rules = self.rules
+            if rules.discard_take != "meld-at-once" and self.discards \
+                    and self.standing.active[p] and (opened or self.first):
+                # Taken freely (ruling 8): its check would find nothing to ask.
+                acts.append(take)
+                self._plans[id(take)] = _FRESH[1 if opened else 0]
+            elif rules.discard_take != "meld-at-once" and self.discards \
+                    and self.standing.active[p] and not rules.initial_counts_builds \
+                    and not rules.kalookie_without_initial:
+                # Taken only to open with (ruling 8): what its check asks, asked directly.
+                if self._can_open_with(p, self.discards[-1]):
+                    acts.append(take)
+                    self._plans[id(take)] = Turn(must_open=True)
+            else:
+                self._keep_if_legal(take, acts)
             return acts
         turn = self.turn
         if self.opened[p] and not turn.loose and turn.must_lay is None:
             self._free_lays(p, acts)
         elif self._owes_points_only(p):
             self._opening_lays(p, acts)
-        else:
+        elif not self._opening_out_of_reach(p):
             for a in lay_options(self.hands[p], turn.loose, self.melds, self.rules, p,
                                  builds=self.opened[p] or self.rules.initial_counts_builds,
                                  swaps=self.opened[p]):
                 self._keep_if_legal(a, acts)
         self._keep_discards(p, acts)
         return acts
+
+    def _opening_out_of_reach(self, p: int) -> bool:
+        """Whether ``p``, who has not opened, surely cannot complete the initial meld this turn:
+        every lay would leave it owed (ruling 5), and all the new melds and builds the hand could
+        make are worth less than what is missing (:func:`table_bound`). Not said when a kalookie
+        needs no initial meld."""
+        rules, turn = self.rules, self.turn
+        if self.opened[p] or rules.kalookie_without_initial:
+            return False
+        need = rules.initial_meld - turn.value
+        hand = self.hands[p]
+        return need > 0 and table_bound(hand, hand[JOKER] + turn.loose, self.melds, rules) < need
 
     def _free_lays(self, p: int, acts: list[Action]) -> None:
         """List the lays of a player who has opened and owes nothing this turn (no loose joker,
@@ -329,13 +414,22 @@ class DealState(Verbs):
                         if len(tokens) <= most)
         limit = rules.run_build_limit
         places = _places(self.melds, rules)
-        if most >= 1:
+        if most >= 1 and not turn.ends:  # nothing built yet this turn: no limit reached
+            for meld_id, _, where, _ in places:
+                out = []
+                for card, joker, _ in where:
+                    if card >= 0 and hand[card] and card not in out:
+                        out.append(card)
+                        acts.append(Add(p, card, meld_id))
+                    if joker >= 0 and jokers:
+                        acts.append(Add(p, joker, meld_id))
+        elif most >= 1:
             for meld_id, kind, where, _ in places:
                 limited = kind == "run" and limit != "none" and meld_id not in turn.laid
                 low, high = turn.built(meld_id) if limited else (0, 0)
                 if limited and limit == "two-total" and low + high >= 2:
                     continue
-                out: list[int] = []
+                out = []
                 for card, joker, end in where:
                     if limited and limit == "two-per-end" and (low if end == "low" else high) >= 2:
                         continue
@@ -344,10 +438,36 @@ class DealState(Verbs):
                         acts.append(Add(p, card, meld_id))
                     if joker >= 0 and jokers:
                         acts.append(Add(p, joker, meld_id))
-        for meld_id, _, _, freed in places:
-            if freed:
-                for cards in swap_cards(self._meld(meld_id), hand, rules):
-                    self._keep_if_legal(Swap(p, cards, meld_id), acts)
+        for meld_id, _, _, releasers in places:
+            if releasers and any(hand[c] for c in releasers):
+                meld = self._meld(meld_id)
+                for cards in swap_cards(meld, hand, rules):
+                    swap = Swap(p, cards, meld_id)
+                    plan = self._quick_swap(p, meld, cards)
+                    if plan is None:
+                        self._keep_if_legal(swap, acts)
+                    else:
+                        acts.append(swap)
+                        self._plans[id(swap)] = plan
+
+    def _quick_swap(self, p: int, meld: Meld, cards: tuple[int, ...]) -> Any:
+        """The plan of a release by a player who has opened and owes nothing when the joker can
+        go straight onto a meld of the table, keeping the cards for the discard (the first way
+        its check's search tries); None to leave it to the check."""
+        hand, rules, turn = self.hands[p], self.rules, self.turn
+        jokers = hand[JOKER]
+        if min(self.sizes[p] - jokers - len(cards), 3) + jokers < self._min_left(p):
+            return None
+        try:
+            freed = release(meld, cards, rules)
+        except IllegalActionError:
+            return None
+        turn = turn._replace(loose=turn.loose + 1, laid_any=True,
+                             must_lay=_still_to_lay(turn.must_lay, cards, 0))
+        table = [freed if m.id == meld.id else m for m in self.melds]
+        if not any(takes_jokers(slot, turn.loose, rules) for slot in slots_for(table, turn, rules)):
+            return None
+        return freed, list(cards), 0, turn, False
 
     def _meld(self, meld_id: int) -> Meld:
         for m in self.melds:
@@ -375,36 +495,47 @@ class DealState(Verbs):
         hand, rules = self.hands[p], self.rules
         jokers = hand[JOKER]
         need = rules.initial_meld - self.turn.value
-        if meld_bound(hand, jokers, rules) < need:
+        code = hand_code(hand)
+        if code_bound(code, jokers, rules) < need:
             return
         min_left = self._min_left(p)
         size = self.sizes[p]
         for tokens in find_melds(hand, jokers, rules, MAX_LISTED_JOKERS):
-            try:
-                gain = meld_value(new_meld(tokens, rules, owner=p, meld_id=self.next_id), rules)
-            except IllegalActionError:
+            lay = lay_of(tokens, rules)
+            if lay is None:
                 continue
+            gain, naturals, laid = lay
             if gain >= need:
                 if size - len(tokens) < min_left:
                     continue
-            else:
-                rest = hand.copy()
-                laid = 0  # jokers, named or not
-                for t in tokens:
-                    if t < JOKER:
-                        rest[t] -= 1
-                    else:
-                        laid += 1
-                goal = Goal(need=need - gain, min_left=min_left)
-                if not can_finish(goal, rest, jokers - laid, (), rules):
-                    continue
+            elif not can_lay(need - gain, min_left, code - naturals, jokers - laid, rules):
+                continue
             acts.append(NewMeld(p, tokens))
+
+    def _can_open_with(self, p: int, top: int) -> bool:
+        """Whether ``p``, who has not opened, could make the initial meld this turn with the
+        discard ``top`` taken, when the goal is plain (:func:`is_plain`): its points, a card
+        kept."""
+        hand, rules = self.hands[p], self.rules
+        code, jokers = hand_code(hand), hand[JOKER]
+        if top < JOKER:
+            code += 1 << (8 * top)
+        else:
+            jokers += 1
+        return can_lay(rules.initial_meld, self._min_left(p), code, jokers, rules)
 
     def _keep_discards(self, p: int, acts: list[Action]) -> None:
         """List the discards of the cards ``p`` holds: whether one is legal does not depend on
         the card (ruling 9 and the turn's obligations), so one check stands for all."""
         hand = self.hands[p]
         pool = _seat_actions(p)
+        turn = self.turn
+        if not turn.loose and turn.must_lay is None and self.sizes[p] > 1 and self.stock \
+                and (self.opened[p] or not (turn.laid_any or turn.must_open)) \
+                and self.standing.active[p]:
+            # Nothing owed, no call-up, no reshuffle: what the check would find, without a plan.
+            acts.extend(compress(pool, hand))
+            return
         discards = [pool[c] for c in range(JOKER + 1) if hand[c]]
         if not discards:
             return
@@ -468,7 +599,7 @@ class DealState(Verbs):
         a = listed_one(self._cache, action)
         if a is not None:
             plan = self._plans.get(id(a))
-            if plan is None and isinstance(a, NewMeld | Add | Swap):
+            if plan is None and isinstance(a, _LAYS):
                 plan = self._check(a)  # listed without its plan: made now
         else:
             a = check_fields(action, self.names)
@@ -477,7 +608,8 @@ class DealState(Verbs):
         self._plans.clear()
         record = self._do(a, plan)
         self.history.append(record)
-        self._public.append(Draw(record.player) if isinstance(record, Draw) else record)
+        self._public.append(_seat_actions(record.player)[_DRAW] if isinstance(record, Draw)
+                            else record)
         return record
 
     def _check(self, a: Action) -> Any:
@@ -498,7 +630,7 @@ class DealState(Verbs):
                 raise OutOfTurnError(f"{who} cannot {a.verb}: it is {self.names[self.current]}'s "
                                      "turn to buy in or retire (ruling 13)", "out-of-turn")
             return None
-        if isinstance(a, BuyIn | Retire):
+        if isinstance(a, _DECISIONS):
             raise _illegal(f"{who} cannot {a.verb}: buying in or retiring comes after a hand, for "
                            "a player over the target (ruling 13)", "not-deciding")
         if isinstance(a, Warn):
@@ -508,7 +640,7 @@ class DealState(Verbs):
         if p != self.current:
             raise OutOfTurnError(f"{who} cannot {a.verb}: it is {self.names[self.current]}'s turn",
                                  "out-of-turn")
-        if isinstance(a, Draw | Take):
+        if isinstance(a, _BEGINS):
             if self.drawn:
                 raise _illegal(f"{who} cannot {a.verb}: {who} has already drawn this turn",
                                "already-drawn")
@@ -538,18 +670,16 @@ class DealState(Verbs):
                            "(ruling 10)", "no-warning-due")
 
     def _check_swap_upcard(self, a: SwapUpcard) -> None:
-        who = self.names[a.player]
-        what = f"swap the upcard for {format_card(a.card)}"
         if not self.rules.upcard_swap:
-            raise _illegal(f"{who} cannot {what}: the dealer's upcard swap is not played "
+            raise _illegal(f"{self._cannot(a)}: the dealer's upcard swap is not played "
                            "(upcard_swap)", "upcard-swap-off")
         if a.player != self.dealer:
-            raise _illegal(f"{who} cannot {what}: only the dealer may swap the upcard",
+            raise _illegal(f"{self._cannot(a)}: only the dealer may swap the upcard",
                            "not-dealer")
         if not self.swap_window:
-            raise _illegal(f"{who} cannot {what}: the upcard is swapped only before play begins",
+            raise _illegal(f"{self._cannot(a)}: the upcard is swapped only before play begins",
                            "too-late")
-        self._need_in_hand(a.player, [a.card], 0, what)
+        self._need_in_hand(a.player, [a.card], 0, a)
 
     def _check_take(self, a: Take) -> Turn:
         p, rules = a.player, self.rules
@@ -568,6 +698,13 @@ class DealState(Verbs):
                     must_lay=top if at_once else None)
         if not at_once and (opened or self.first):
             return turn
+        if not opened and not at_once and not rules.initial_counts_builds \
+                and not rules.kalookie_without_initial:
+            if self._can_open_with(p, top):
+                return turn
+            raise _illegal(f"{who} cannot {what}: {who} has not made the initial meld of "
+                           f"{rules.initial_meld} and could not make it this turn with "
+                           f"{format_card(top)} (ruling 8)", "cannot-open-with-discard")
         counts = self.hands[p].copy()
         counts[top] += 1
         goal = turn.goal(rules, opened, self._min_left(p))
@@ -588,40 +725,36 @@ class DealState(Verbs):
 
     def _check_meld(self, a: NewMeld) -> Any:
         p, rules = a.player, self.rules
-        who = self.names[p]
-        what = f"meld {format_tokens(a.cards)}"
         naturals = [t for t in a.cards if t < JOKER]
         jokers = len(a.cards) - len(naturals)
         from_hand = max(0, jokers - self.turn.loose)
-        self._need_in_hand(p, naturals, from_hand, what)
+        self._need_in_hand(p, naturals, from_hand, a)
         try:
             meld = new_meld(a.cards, rules, owner=p, meld_id=self.next_id)
         except IllegalActionError as exc:
             reason = exc.message.split(" is not a meld: ", 1)[-1]
-            raise _illegal(f"{who} cannot {what}: {reason}", exc.code) from exc
-        turn = self.turn
-        turn = turn._replace(value=turn.value + meld_value(meld, rules), made=True,
-                             laid=(*turn.laid, meld.id), laid_any=True,
-                             loose=turn.loose - (jokers - from_hand),
-                             must_lay=_still_to_lay(turn.must_lay, naturals, jokers))
+            raise _illegal(f"{self._cannot(a)}: {reason}", exc.code) from exc
+        t = self.turn  # (made field by field: quicker than _replace)
+        turn = Turn(t.opened_before, t.value + meld_value(meld, rules), True, (*t.laid, meld.id),
+                    t.ends, t.must_open, _still_to_lay(t.must_lay, naturals, jokers),
+                    t.loose - (jokers - from_hand), True)
         opened = self._opens(p, turn)
-        self._check_rest(p, what, naturals, from_hand, [*self.melds, meld], turn, opened)
+        self._check_rest(p, a, naturals, from_hand, [*self.melds, meld], turn, opened)
         return meld, naturals, from_hand, turn, opened
 
     def _check_add(self, a: Add) -> Any:
         p, rules = a.player, self.rules
         who = self.names[p]
-        what = f"add {format_token(a.card)} on {self._target_text(a.meld_id, a.on)}"
         if not self.opened[p] and not rules.initial_counts_builds:
             so_far = f" ({self.turn.value} points so far)" if self.turn.laid_any else ""
-            raise _illegal(f"{who} cannot {what}: building comes only after one's own initial "
+            raise _illegal(f"{self._cannot(a)}: building comes only after one's own initial "
                            f"meld of {rules.initial_meld} points{so_far} (ruling 6)",
                            "not-opened")
-        meld = self._find_meld(a.meld_id, a.on, who, what)
+        meld = self._find_meld(a.meld_id, a.on, who, a)
         joker = a.card >= JOKER
         from_hand = 0 if not joker or self.turn.loose else 1
         naturals = [] if joker else [a.card]
-        self._need_in_hand(p, naturals, from_hand, what)
+        self._need_in_hand(p, naturals, from_hand, a)
         try:
             grown, end, position = build(meld, a.card, rules)
         except IllegalActionError as exc:
@@ -631,32 +764,31 @@ class DealState(Verbs):
             low, high = turn.built(meld.id)
             limit = rules.run_build_limit
             if limit == "two-per-end" and (low if end == "low" else high) >= 2:
-                raise _illegal(f"{who} cannot {what}: at most two cards go on the same end of a "
+                raise _illegal(f"{self._cannot(a)}: at most two cards go on the same end of a "
                                "run in one turn (run_build_limit = two-per-end, ruling 6)",
                                "build-limit")
             if limit == "two-total" and low + high >= 2:
-                raise _illegal(f"{who} cannot {what}: at most two cards go on one run in one turn "
+                raise _illegal(f"{self._cannot(a)}: at most two cards go on one run in one turn "
                                "(run_build_limit = two-total)", "build-limit")
-        turn = turn.with_build(meld.id, end)
+        t = turn.with_build(meld.id, end)
         counted = not self.opened[p] and rules.initial_counts_builds
-        turn = turn._replace(value=turn.value + (token_value(meld, position, rules)
-                                                 if counted else 0),
-                             loose=turn.loose - (1 if joker and not from_hand else 0),
-                             must_lay=_still_to_lay(turn.must_lay, naturals, int(joker)))
+        turn = Turn(t.opened_before,
+                    t.value + (token_value(meld, position, rules) if counted else 0), t.made,
+                    t.laid, t.ends, t.must_open, _still_to_lay(t.must_lay, naturals, int(joker)),
+                    t.loose - (1 if joker and not from_hand else 0), t.laid_any)
         opened = self._opens(p, turn)
         table = [grown if m.id == meld.id else m for m in self.melds]
-        self._check_rest(p, what, naturals, from_hand, table, turn, opened)
+        self._check_rest(p, a, naturals, from_hand, table, turn, opened)
         return grown, naturals, from_hand, turn, opened
 
     def _check_swap(self, a: Swap) -> Any:
         p, rules = a.player, self.rules
         who = self.names[p]
-        what = f"swap {format_tokens(a.cards)} for JK on {self._target_text(a.meld_id, a.on)}"
         if not self.opened[p]:
-            raise _illegal(f"{who} cannot {what}: releasing a joker comes only after one's own "
+            raise _illegal(f"{self._cannot(a)}: releasing a joker comes only after one's own "
                            f"initial meld of {rules.initial_meld} points (ruling 7)", "not-opened")
-        meld = self._find_meld(a.meld_id, a.on, who, what)
-        self._need_in_hand(p, list(a.cards), 0, what)
+        meld = self._find_meld(a.meld_id, a.on, who, a)
+        self._need_in_hand(p, list(a.cards), 0, a)
         try:
             freed = release(meld, a.cards, rules)
         except IllegalActionError as exc:
@@ -664,34 +796,33 @@ class DealState(Verbs):
         turn = self.turn._replace(loose=self.turn.loose + 1, laid_any=True,
                                   must_lay=_still_to_lay(self.turn.must_lay, a.cards, 0))
         table = [freed if m.id == meld.id else m for m in self.melds]
-        self._check_rest(p, what, list(a.cards), 0, table, turn, True)
+        self._check_rest(p, a, list(a.cards), 0, table, turn, True)
         return freed, list(a.cards), 0, turn, False
 
     def _check_discard(self, a: Discard) -> Any:
         p, rules, turn = a.player, self.rules, self.turn
         who = self.names[p]
-        what = f"discard {format_card(a.card)}"
-        self._need_in_hand(p, [] if a.card == JOKER else [a.card], int(a.card == JOKER), what)
+        self._need_in_hand(p, [] if a.card == JOKER else [a.card], int(a.card == JOKER), a)
         if turn.loose:
-            raise _illegal(f"{who} cannot {what}: the released joker must be laid in a meld or a "
+            raise _illegal(f"{self._cannot(a)}: the released joker must be laid in a meld or a "
                            "build before the turn ends (ruling 7)", "joker-not-laid")
         if turn.must_lay is not None:
-            raise _illegal(f"{who} cannot {what}: the discard taken, {format_card(turn.must_lay)}, "
+            raise _illegal(f"{self._cannot(a)}: the discard taken, {format_card(turn.must_lay)}, "
                            "must be laid in a meld before the turn ends (discard_take = "
                            "meld-at-once)", "discard-not-laid")
         calling_up = self.sizes[p] == 1
         if turn.opening(self.opened[p]) and not (calling_up and rules.kalookie_without_initial):
             if turn.value >= rules.initial_meld:
-                raise _illegal(f"{who} cannot {what}: builds count toward the initial meld only "
+                raise _illegal(f"{self._cannot(a)}: builds count toward the initial meld only "
                                "with a new meld of one's own (initial_counts_builds)",
                                "initial-needs-meld")
             why = f"{who} took the discard and" if turn.must_open and not turn.laid_any else \
                 f"{who} has laid {turn.value} points and"
-            raise _illegal(f"{who} cannot {what}: {why} must complete the initial meld of "
+            raise _illegal(f"{self._cannot(a)}: {why} must complete the initial meld of "
                            f"{rules.initial_meld} points before the turn ends (rulings 5, 8)",
                            "initial-incomplete")
         if calling_up and p in self.barred:
-            raise _illegal(f"{who} cannot {what}: {who} did not warn after the last turn and "
+            raise _illegal(f"{self._cannot(a)}: {who} did not warn after the last turn and "
                            "cannot call up on this one (ruling 10)", "not-warned")
         if calling_up or self.stock:
             return None
@@ -745,46 +876,50 @@ class DealState(Verbs):
             return can_finish(out, counts, jokers, (), self.rules)
         return False
 
-    def _check_rest(self, p: int, what: str, naturals: list[int], from_hand: int,
+    def _check_rest(self, p: int, a: Action, naturals: list[int], from_hand: int,
                     table: Sequence[Meld], turn: Turn, opened: bool) -> None:
         """Refuse a lay after which the turn could not end legally (rulings 5, 7, 9, 10)."""
         who, rules = self.names[p], self.rules
         left = self.sizes[p] - len(naturals) - from_hand
         min_left = self._min_left(p)
-        goal = turn.goal(rules, opened, min_left)
-        if not (goal.need or goal.need_meld or goal.loose or goal.must_lay is not None):
+        # Nothing owed (as turn.goal would say, without making the goal): a card kept will do.
+        under_way = turn.opening(opened)
+        if not (under_way and (turn.value < rules.initial_meld or (
+                rules.initial_counts_builds and not turn.made))) \
+                and not turn.loose and turn.must_lay is None:
             if left >= min_left:
                 return
         else:
+            goal = turn.goal(rules, opened, min_left)
             counts = self.hands[p].copy()
             for c in naturals:
                 counts[c] -= 1
             if self._feasible(goal, counts, from_hand, table, turn, opened):
                 return
             if goal.need:
-                raise _illegal(f"{who} cannot {what}: it brings the initial meld to {turn.value} "
+                raise _illegal(f"{self._cannot(a)}: it brings the initial meld to {turn.value} "
                                f"of {rules.initial_meld} points, and the rest of the hand cannot "
                                "make up the difference this turn (ruling 5)",
                                "initial-out-of-reach")
             if goal.need_meld:
-                raise _illegal(f"{who} cannot {what}: builds count toward the initial meld only "
+                raise _illegal(f"{self._cannot(a)}: builds count toward the initial meld only "
                                "with a new meld of one's own, and none could then be laid "
                                "(initial_counts_builds)", "initial-needs-meld")
             if goal.loose:
-                raise _illegal(f"{who} cannot {what}: the released joker could then not be laid "
+                raise _illegal(f"{self._cannot(a)}: the released joker could then not be laid "
                                "in a meld or a build this turn (ruling 7)", "joker-unplayable")
             if goal.must_lay is not None:
-                raise _illegal(f"{who} cannot {what}: the discard taken could then not be laid "
+                raise _illegal(f"{self._cannot(a)}: the discard taken could then not be laid "
                                "this turn (discard_take = meld-at-once)", "discard-unplayable")
         if min_left == 2 and left <= 1:
-            raise _illegal(f"{who} cannot {what}: {who} did not warn and cannot call up this "
+            raise _illegal(f"{self._cannot(a)}: {who} did not warn and cannot call up this "
                            "turn, so two cards must stay in hand (ruling 10)", "not-warned")
-        raise _illegal(f"{who} cannot {what}: a turn ends with a discard, so a card must stay in "
+        raise _illegal(f"{self._cannot(a)}: a turn ends with a discard, so a card must stay in "
                        "hand (ruling 9)", "must-keep-discard")
 
     # -- helpers ----------------------------------------------------------------------------------
 
-    def _need_in_hand(self, p: int, naturals: Sequence[int], jokers: int, what: str) -> None:
+    def _need_in_hand(self, p: int, naturals: Sequence[int], jokers: int, a: Action) -> None:
         who = self.names[p]
         hand = self.hands[p]
         for c in set(naturals):
@@ -794,22 +929,39 @@ class DealState(Verbs):
             have = hand[c]
             if naturals.count(c) > have:
                 held = "does not hold" if not have else f"holds only {have} of"
-                raise _illegal(f"{who} cannot {what}: {who} {held} {format_card(c)}",
+                raise _illegal(f"{self._cannot(a)}: {who} {held} {format_card(c)}",
                                "not-in-hand")
         if jokers > hand[JOKER]:
             held = "does not hold a joker" if not hand[JOKER] else \
                 f"holds only {hand[JOKER]} joker{'s' if hand[JOKER] > 1 else ''}"
-            raise _illegal(f"{who} cannot {what}: {who} {held}", "not-in-hand")
+            raise _illegal(f"{self._cannot(a)}: {who} {held}", "not-in-hand")
+
+    def _cannot(self, a: Action) -> str:
+        """The start of an error message: who cannot do what."""
+        return f"{self.names[a.player]} cannot {self._what(a)}"
+
+    def _what(self, a: Action) -> str:
+        """What an action would do, for its error messages (written only when one is raised)."""
+        if isinstance(a, NewMeld):
+            return f"meld {format_tokens(a.cards)}"
+        if isinstance(a, Add):
+            return f"add {format_token(a.card)} on {self._target_text(a.meld_id, a.on)}"
+        if isinstance(a, Swap):
+            return f"swap {format_tokens(a.cards)} for JK on {self._target_text(a.meld_id, a.on)}"
+        if isinstance(a, SwapUpcard):
+            return f"swap the upcard for {format_card(a.card)}"
+        assert isinstance(a, Discard)
+        return f"discard {format_card(a.card)}"
 
     def _target_text(self, meld_id: int | None, on: int | None) -> str:
         return f"m{meld_id}" if meld_id is not None else format_card(on or 0)
 
-    def _find_meld(self, meld_id: int | None, on: int | None, who: str, what: str) -> Meld:
+    def _find_meld(self, meld_id: int | None, on: int | None, who: str, a: Action) -> Meld:
         if meld_id is not None:
             for m in self.melds:
                 if m.id == meld_id:
                     return m
-            raise _illegal(f"{who} cannot {what}: there is no meld m{meld_id} on the table",
+            raise _illegal(f"{self._cannot(a)}: there is no meld m{meld_id} on the table",
                            "no-such-meld")
         holding = [m for m in self.melds if on in m.tokens]
         if not holding:
@@ -817,10 +969,10 @@ class DealState(Verbs):
         if len(holding) == 1:
             return holding[0]
         if not holding:
-            raise _illegal(f"{who} cannot {what}: no meld on the table holds "
+            raise _illegal(f"{self._cannot(a)}: no meld on the table holds "
                            f"{format_card(on or 0)}", "no-such-meld")
         ids = " and ".join(f"m{m.id}" for m in holding)
-        raise _illegal(f"{who} cannot {what}: {ids} both hold {format_card(on or 0)}; name the "
+        raise _illegal(f"{self._cannot(a)}: {ids} both hold {format_card(on or 0)}; name the "
                        "meld as m<number>", "ambiguous-meld")
 
     def _next_seat(self, p: int) -> int:
@@ -852,17 +1004,20 @@ class DealState(Verbs):
 
     def _do(self, a: Action, plan: Any) -> Action:
         p = a.player
+        if isinstance(a, Discard):
+            return self._do_discard(a, plan)
         if isinstance(a, Draw):
             card = self.stock.pop()
-            self._give(p, card)
-            self._begin(p, Turn(opened_before=self.opened[p]))
-            return Draw(p, card)
+            self.hands[p][card] += 1
+            self.sizes[p] += 1
+            self._begin(p, _FRESH[1 if self.opened[p] else 0])
+            return _seat_actions(p)[_DRAWN + card]
         if isinstance(a, Take):
             card = self.discards.pop()
             self._give(p, card)
             self._begin(p, plan)
-            return Take(p, card)
-        if isinstance(a, NewMeld | Add | Swap):
+            return _seat_actions(p)[_TAKEN + card]
+        if isinstance(a, _LAYS):
             meld, naturals, from_hand, turn, opened = plan
             for c in naturals:
                 self.hands[p][c] -= 1
@@ -881,8 +1036,6 @@ class DealState(Verbs):
             if isinstance(a, Swap):
                 return Swap(p, a.cards, meld_id=meld.id)
             return a
-        if isinstance(a, Discard):
-            return self._do_discard(a, plan)
         if isinstance(a, Warn):
             self.warner = None
             return a
@@ -905,7 +1058,8 @@ class DealState(Verbs):
         self.hands[p][a.card] -= 1
         self.sizes[p] -= 1
         self.discards.append(a.card)
-        self.barred = self.barred - {p}
+        if p in self.barred:
+            self.barred = self.barred - {p}
         if self.sizes[p] == 0:
             self._end_hand("call-up" if self.turn.opened_before else "kalookie", p)
             return a
@@ -928,7 +1082,7 @@ class DealState(Verbs):
             self.warner = p
         self.current = self._next_seat(p)
         self.drawn = False
-        self.turn = Turn(opened_before=self.opened[self.current])
+        self.turn = _FRESH[1 if self.opened[self.current] else 0]
         return a
 
     def _void(self) -> None:

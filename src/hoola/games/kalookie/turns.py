@@ -52,7 +52,8 @@ class Turn(NamedTuple):
         low, high = (low + 1, high) if end == "low" else (low, high + 1) if end == "high" \
             else (low, high)
         ends = (*(e for e in self.ends if e[0] != meld_id), (meld_id, low, high))
-        return self._replace(ends=ends, laid_any=True)
+        return Turn(self.opened_before, self.value, self.made, self.laid, ends, self.must_open,
+                    self.must_lay, self.loose, True)
 
     def opening(self, opened: bool) -> bool:
         """Whether an initial meld is under way and not yet complete this turn."""

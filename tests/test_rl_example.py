@@ -68,8 +68,8 @@ def test_the_example_learns_and_its_policy_plays_in_the_lab(tmp_path: Path) -> N
     # windows are 320 games each, their means within about 2.5 of the truth.
     assert means[-1] > means[0] + 10
     run = CliRunner().invoke(cli, ["sim", "-g", "sedma", "-p", "2", "--python",
-                                   f"learned={ROOT / 'examples' / 'policy_bot.py'}:PolicyBot",
-                                   "--bots", f"learned:weights={weights},random", "-n", "60",
+                                   f"mine={ROOT / 'examples' / 'policy_bot.py'}:PolicyBot",
+                                   "--bots", f"mine:weights={weights},random", "-n", "60",
                                    "-j", "1"])
     assert run.exit_code == 0, run.output
-    assert "learned:weights=" in run.output
+    assert "mine:weights=" in run.output

@@ -1,11 +1,13 @@
 """Bots for every game: players that choose from their view only.
 
 The generic kinds, ``random`` and ``ismcts``, play any registered game; each game adds its own
-(:meth:`~hoola.core.game.Game.bots`: Hoola's ``greedy`` and ``expert``). A bot is named by its
-kind or by a strength level (:data:`LEVELS`), a kind with a budget; :func:`make_bot` accepts both.
+(:meth:`~hoola.core.game.Game.bots`: Hoola's ``greedy`` and ``expert``), and ``learned`` plays
+a trained policy (:mod:`hoola.bots.learned`, the ``rl`` extra) in every game with an RL
+encoding. A bot is named by its kind or by a strength level (:data:`LEVELS`), a kind with a
+budget; :func:`make_bot` accepts both.
 
 >>> sorted(BOTS)
-['expert', 'greedy', 'ismcts', 'random']
+['expert', 'greedy', 'ismcts', 'learned', 'random']
 >>> bot_kinds()[len(BOTS):]
 ['beginner', 'easy', 'medium', 'hard', 'master']
 >>> make_bot("master").name, make_bot("random", game="kalookie").name
@@ -33,9 +35,21 @@ def kinds_of(game: Game | str | None = None) -> dict[str, Callable[..., Player]]
     kinds: dict[str, Callable[..., Player]] = {
         "random": lambda seed=None, **options: RandomBot(seed=seed, **options)}
     kinds.update(g.bots())
+    if g.name in LEARNED_GAMES:
+        kinds["learned"] = lambda seed=None, **options: _learned(seed, g, **options)
     if "expert" in kinds:  # the search plays out with the game's expert
         kinds["ismcts"] = lambda seed=None, **options: IsmctsBot(seed=seed, game=g, **options)
     return kinds
+
+
+LEARNED_GAMES = ("hoola", "kalookie", "capture")
+"""The games with an RL encoding, which the ``learned`` kind may play."""
+
+
+def _learned(seed: int | None, game: Game, **options: Any) -> Player:
+    from hoola.bots.learned import LearnedBot
+
+    return LearnedBot(seed, game=game, **options)
 
 
 BOTS: dict[str, Callable[..., Player]] = kinds_of()
@@ -84,9 +98,9 @@ def bot_for_level(level: str, seed: int | None = None) -> Player:
     return make_bot(level, seed)
 
 
-SEAT_KINDS = ("random", "expert", "ismcts", *LEVELS)
+SEAT_KINDS = ("random", "expert", "learned", "ismcts", *LEVELS)
 """The bots a seat of any game may name: uniformly random moves, the game's own rule-based bot,
-the search through it, and the strength levels."""
+a trained policy, the search through it, and the strength levels."""
 
 
 def check_seat_kind(kind: str) -> None:
@@ -97,12 +111,20 @@ def check_seat_kind(kind: str) -> None:
 
 def seat_bot(game: Game, kind: str, seed: int | None = None) -> tuple[Player, str | None]:
     """The bot ``kind`` (one of :data:`SEAT_KINDS`) for a seat at ``game``, and a sentence when
-    another had to play in its place: a game with no expert yet is played by ``random``.
+    another had to play in its place: a game with no expert yet is played by ``random``, and
+    ``learned`` by the expert in a game with no weights (at a table size with none, silently).
 
     >>> seat_bot(get_game("kalookie"), "expert", 1)[1] is None
     True
     """
     check_seat_kind(kind)
+    if kind == "learned":
+        fallback = "expert" if "expert" in kinds_of(game) else "random"
+        stand_in = make_bot(fallback, seed, game=game)
+        try:  # at a table size without weights, the stand-in decides
+            return make_bot(kind, seed, game=game, stand_in=stand_in), None
+        except ValueError as exc:  # no weights for the game, or no NumPy
+            return stand_in, f"{exc}: the {fallback} bot plays in its place."
     if kind in kinds_of(game) or kind in LEVELS:
         return make_bot(kind, seed, game=game), None
     return RandomBot(seed), f"{game.title} has no expert bot yet: random bots play in its place."

@@ -172,6 +172,13 @@ def run_sim(*, bots: str | None, deals: int, players: int | None, preset: str | 
         raise click.BadParameter("name at least one bot", param_hint="--bots")
     _check_lineup(lineup, external, game)
     rules = _rules(game, preset or game.default_preset, options, players, "--rules/--option")
+    for spec in dict.fromkeys(lineup):  # a bot that plays some tables only (learned) says so now
+        check_table = getattr(make_player(spec, 0, external, game=game), "check_table", None)
+        try:
+            if check_table is not None:
+                check_table(rules, players)
+        except ValueError as exc:
+            raise click.BadParameter(f"{spec}: {exc}", param_hint="--bots") from exc
     pairs: tuple[tuple[str, ...], ...] = ()
     distinct = tuple(dict.fromkeys(lineup))
     if round_robin:

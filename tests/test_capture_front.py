@@ -55,7 +55,9 @@ def test_a_whole_game_in_the_plain_game_ends_in_a_record_that_verifies(
                 tmp_path, "1\n" * 5000)
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    assert out.startswith(f"Capture games, {preset} rules, {players} players: You, Random1")
+    # A capture game is introduced by its own name, the preset's title.
+    title = {"hola": "Hola", "sedma": "Sedma"}[preset]
+    assert out.startswith(f"{title}, {players} players: You, Random1")
     assert "Lead a card" in out and "Stock: " in out and " winning)" in out
     assert "won the game" in out.rsplit("Score after", 1)[1]
     assert verify_path(save).ok, verify_path(save).problems

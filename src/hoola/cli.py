@@ -1,4 +1,4 @@
-"""The ``hoola`` command line: play, rules, sim, tournament, verify, replay, serve."""
+"""The ``hoola`` command line: play, rules, sim, tournament, train, verify, replay, serve."""
 
 from __future__ import annotations
 
@@ -108,8 +108,9 @@ def parse_option_values(pairs: tuple[str, ...]) -> dict[str, object]:
 @click.option("--seed", type=int, default=None, help="Seed for the shuffles (replayable games).")
 @click.option("--bots", default=None,
               help="Opponents, comma-separated, used in turn. Every game: random, expert (the "
-                   "game's own bot; random where it has none yet), ismcts (search through the "
-                   "expert) and the levels beginner, easy, medium, hard, master. Hoola also: "
+                   "game's own bot; random where it has none yet), learned (a trained policy; the "
+                   "expert where none is shipped), ismcts (search through the expert) and the "
+                   "levels beginner, easy, medium, hard, master. Hoola also: "
                    "greedy (its default).")
 @click.option("--deals", default=None, type=click.IntRange(1, 1000),
               help="Deals to play at most [hoola, which has no end of its own: a match of 10 "
@@ -233,16 +234,11 @@ def rules(game_name: str | None, preset: str | None, as_json: bool) -> None:
     how = getattr(game, "how_to_play", None)
     how_to_play = how(preset) if callable(how) else ""
     if as_json:
-        click.echo(json.dumps({
-            "game": game.name, "games": game_names(), "how_to_play": how_to_play,
-            "presets": [{"name": p.name, "meaning": p.meaning, "source": p.source,
-                         "sets": {k: _json_value(v) for k, v in p.changes.items()}}
-                        for p in presets],
-            "preset": preset,
-            "options": [{"key": o.key, "value": _json_value(chosen[o.key]),
-                         "toml": toml_value(chosen[o.key]), "meaning": _sentence(o.doc),
-                         "values": o.values} for o in infos],
-        }, indent=2))
+        from hoola.core.rulebook import rules_data
+
+        data = rules_data(game, preset)
+        data["games"] = game_names()
+        click.echo(json.dumps(data, indent=2))
         return
     width = max(80, min(100, shutil.get_terminal_size((80, 24)).columns))
     keep = "\xa0"  # joins the words of one unit ("key = value", "{2 = 5}") while wrapping
@@ -288,23 +284,9 @@ def rules(game_name: str | None, preset: str | None, as_json: bool) -> None:
 
 
 def _sentence(text: str) -> str:
-    """``text`` as a sentence: a capital first and a full stop last."""
-    text = text.strip()
-    if not text:
-        return text
-    return text[0].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+    from hoola.core.rulebook import sentence
 
-
-def _json_value(value: object) -> object:
-    """An option value as JSON: fractions as exact decimals, else as "1/3"; tables as objects."""
-    from fractions import Fraction
-
-    if isinstance(value, Fraction):
-        decimal = float(value)
-        return decimal if Fraction(repr(decimal)) == value else str(value)
-    if isinstance(value, tuple):
-        return {str(k): v for k, v in value}
-    return value
+    return sentence(text)
 
 
 @cli.command()
@@ -315,9 +297,9 @@ def _json_value(value: object) -> object:
 @click.option("--bots", "-b", default=None,
               help="Bots seated in turn around the table, comma-separated (default: the game's "
                    "own, strongest first, expert,greedy for hoola; expert,random where a game "
-                   "has one bot of its own): a kind (random, "
-                   "greedy, expert, ismcts; those the game has), a strength level (beginner, "
-                   "easy, medium, hard, master), either with options "
+                   "has one bot of its own): a kind (random, greedy, expert, learned, ismcts; "
+                   "those the game has), a strength level (beginner, easy, medium, hard, "
+                   "master), either with options "
                    "(ismcts:playouts=30:seconds=1), or an --external NAME (NAME:timeout=2 sets "
                    "its seconds per decision).")
 @click.option("--deals", "-n", default=1000, show_default=True, type=click.IntRange(1),
@@ -453,6 +435,57 @@ def startup_line(host: str, port: int, db_url: str, lan: str | None) -> str:
         friends = f"http://{lan}:{port}" if lan else f"http://<this computer's address>:{port}"
         return f"{line}\nFriends on your network open {friends} (invite links name it)."
     return line
+
+
+@cli.command()
+@click.argument("game_name", metavar="GAME")
+@click.option("--rules", "--preset", "-r", "preset", default=None, help="A preset of the game.")
+@click.option("--players", "-p", default=2, show_default=True, type=click.IntRange(2, 10))
+@click.option("--imitate", default=2000, show_default=True, type=click.IntRange(0),
+              help="Games of the teacher to imitate first (0: none).")
+@click.option("--epochs", default=4, show_default=True, type=click.IntRange(1),
+              help="Passes over the teacher's decisions.")
+@click.option("--teacher", default="expert", show_default=True, help="The bot imitated.")
+@click.option("--updates", default=100, show_default=True, type=click.IntRange(0),
+              help="Policy-gradient steps after imitation.")
+@click.option("--batch", default=32, show_default=True, type=click.IntRange(1),
+              help="Games a policy-gradient step.")
+@click.option("--opponents", default="expert,greedy,random,self", show_default=True,
+              help="Bot kinds the learner meets (self: its own past policies).")
+@click.option("--reference", default="expert", show_default=True,
+              help="The bot the learning curve is measured against.")
+@click.option("--eval-deals", default=200, show_default=True, type=click.IntRange(2),
+              help="Duplicate deals a point of the curve.")
+@click.option("--eval-every", default=25, show_default=True, type=click.IntRange(1),
+              help="Updates between points of the curve (and checkpoints).")
+@click.option("--hidden", default=128, show_default=True, type=click.IntRange(8))
+@click.option("--lr", default=1e-3, show_default=True, help="Adam's rate in imitation.")
+@click.option("--pg-lr", default=2e-4, show_default=True, help="Adam's rate after it.")
+@click.option("--entropy", default=0.01, show_default=True, help="The entropy bonus.")
+@click.option("--seed", default=0, show_default=True, type=int, help="Seed of everything.")
+@click.option("--out", "-o", default="", help="The weights (default FAMILY-PRESET-Np.npz).")
+@click.option("--resume", is_flag=True, help="Go on from OUT's checkpoint.")
+def train(game_name: str, preset: str | None, resume: bool, **settings: object) -> None:
+    """Train a policy for the learned bot: imitation of the expert, then policy gradient against
+    the bots and its past selves; writes OUT, OUT's learning curve (.curve.json, .curve.png)
+    and checkpoints. Needs the learn extra."""
+    try:
+        import jax  # noqa: F401  (only to say what to install, before any work)
+        import matplotlib  # noqa: F401
+
+        from hoola.rl.train import Config, run
+    except ImportError:
+        from hoola.install import install_command
+
+        raise click.ClickException("hoola train needs JAX, optax and matplotlib: "
+                                   f"{install_command('learn')}") from None
+    config = Config(game=game_name, rules=preset, **settings)  # type: ignore[arg-type]
+    try:
+        last = run(config, resume=resume)
+    except (ValueError, KeyError) as exc:
+        raise click.ClickException(str(exc).strip("'\"")) from exc
+    click.echo(f"against {config.reference}: {last['stakes']:+.2f} ± {last['interval']:.2f} "
+               f"stakes a deal, win rate {last['win_rate']:.3f}")
 
 
 @cli.command()

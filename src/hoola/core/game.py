@@ -36,6 +36,9 @@ __all__ = [
     "PresetInfo",
     "Rules",
     "View",
+    "game_heading",
+    "own_game",
+    "table_title",
 ]
 
 
@@ -256,12 +259,38 @@ class OptionInfo:
 
 @dataclass(frozen=True, slots=True)
 class PresetInfo:
-    """One named preset: where it comes from, what it plays like, what it changes."""
+    """One named preset: where it comes from, what it plays like, what it changes, and its
+    ``title`` for people ("Battle Hoola", "Sedma"); ``is_game`` when the preset is a game of its
+    own, known by its title alone (the capture games)."""
 
     name: str
     source: str
     changes: Mapping[str, Any] = field(default_factory=dict)
     meaning: str = ""
+    title: str = ""
+    is_game: bool = False
+
+
+def own_game(game: Game, preset: str) -> str | None:
+    """The title of ``preset`` where it is a game of its own ("Sedma"), else None."""
+    info = next((p for p in game.presets() if p.name == preset), None)
+    return info.title if info is not None and info.is_game and info.title else None
+
+
+def game_heading(game: Game, preset: str) -> str:
+    """How a front end introduces a game: "Sedma" where the preset is a game of its own, else
+    "Kalookie, british rules"."""
+    return own_game(game, preset) or f"{game.title}, {preset} rules"
+
+
+def table_title(game: Game, preset: str) -> str:
+    """What a table of ``game`` under ``preset`` is called: the preset's title where the preset
+    is a game of its own ("Sedma"), else the game's and the preset's ("Kalookie · British club
+    rules"); a preset the game does not list keeps its code name."""
+    info = next((p for p in game.presets() if p.name == preset), None)
+    if info is None or not info.title:
+        return f"{game.title} · {preset}"
+    return info.title if info.is_game else f"{game.title} · {info.title}"
 
 
 class Game(Protocol):

@@ -16,7 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["ZONE_KINDS", "Moment", "Score", "Table", "Zone"]
+from hoola.core.words import Said
+
+__all__ = ["ZONE_KINDS", "Moment", "Payment", "Score", "Table", "Zone"]
 
 ZONE_KINDS = ("hand", "meld", "trick", "pile", "stock", "discard", "captured", "upcard")
 
@@ -27,7 +29,8 @@ class Zone:
 
     ``cards`` are in record notation (``"7s"``, ``"JK=7h"`` for a joker standing for a card) when
     this seat may see them, else None with only ``count`` known. ``note`` says what a front end
-    should add to the label (``"winning"`` on a trick card's zone, ``"m2"`` on a meld).
+    should add to the label (``"winning"`` on a trick card's zone, ``"m2"`` on a meld). ``say``
+    is the label as a key and arguments, where the game gives one (the label is its English).
     """
 
     id: str
@@ -37,6 +40,7 @@ class Zone:
     cards: tuple[str, ...] | None = None
     count: int | None = None
     note: str = ""
+    say: Said | None = None
 
     def __post_init__(self) -> None:
         if self.count is None:
@@ -49,24 +53,32 @@ class Zone:
                                 "cards": list(self.cards) if self.cards is not None else None}
         if self.note:
             data["note"] = self.note
+        if self.say is not None:
+            data["say"] = self.say.to_json()
         return data
 
 
 @dataclass(frozen=True, slots=True)
 class Score:
-    """One line of the score: a seat's (or team's) figure with its label (``"Penalty"``)."""
+    """One line of the score: a seat's (or team's) figure with its label (``"Penalty"``);
+    ``say`` is the label as a key and arguments, where the game gives one."""
 
     label: str
     values: tuple[str, ...]
+    say: Said | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The score line as JSON-ready data."""
-        return {"label": self.label, "values": list(self.values)}
+        data: dict[str, Any] = {"label": self.label, "values": list(self.values)}
+        if self.say is not None:
+            data["say"] = self.say.to_json()
+        return data
 
 
 @dataclass(frozen=True, slots=True)
 class Moment:
-    """Who may act now and why: the turn, an open window (claims, a fight) and its deadline."""
+    """Who may act now and why: the turn, an open window (claims, a fight) and its deadline.
+    ``say`` is the prompt as a key and arguments (``prompt`` is its English text)."""
 
     actors: tuple[int, ...]
     turn: int | None
@@ -74,16 +86,39 @@ class Moment:
     prompt: str = ""
     window: str | None = None
     deadline: float | None = None
+    say: Said | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The moment as JSON-ready data."""
-        return {"actors": list(self.actors), "turn": self.turn, "phase": self.phase,
-                "prompt": self.prompt, "window": self.window, "deadline": self.deadline}
+        data: dict[str, Any] = {"actors": list(self.actors), "turn": self.turn,
+                                "phase": self.phase, "prompt": self.prompt,
+                                "window": self.window, "deadline": self.deadline}
+        if self.say is not None:
+            data["say"] = self.say.to_json()
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """One line of a deal's settlement: ``payer`` pays ``payee`` ``amount`` (a number as text,
+    a fraction as ``"a/b"``) for the reasons in ``why``, in the order the rules apply them (the
+    base amount first, then what multiplies it). A seat of None is the pool or the bank."""
+
+    payer: int | None
+    payee: int | None
+    amount: str
+    why: tuple[Said, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The line as JSON-ready data."""
+        return {"payer": self.payer, "payee": self.payee, "amount": self.amount,
+                "why": [w.to_json() for w in self.why]}
 
 
 @dataclass(frozen=True, slots=True)
 class Table:
-    """Everything a front end draws for one seat: zones, score lines, seats' names, the moment."""
+    """Everything a front end draws for one seat: zones, score lines, seats' names, the moment;
+    once a deal is settled, how it ended (``outcome``) and its ``settlement``, line by line."""
 
     zones: tuple[Zone, ...]
     moment: Moment
@@ -91,6 +126,8 @@ class Table:
     scores: tuple[Score, ...] = ()
     teams: tuple[tuple[int, ...], ...] | None = None
     log: tuple[str, ...] = field(default_factory=tuple)
+    settlement: tuple[Payment, ...] = ()
+    outcome: tuple[Said, ...] = ()
 
     def zone(self, zone_id: str) -> Zone:
         """The zone with this id (KeyError when there is none)."""
@@ -104,4 +141,6 @@ class Table:
         return {"names": list(self.names), "zones": [z.to_json() for z in self.zones],
                 "scores": [s.to_json() for s in self.scores],
                 "teams": [list(t) for t in self.teams] if self.teams is not None else None,
-                "moment": self.moment.to_json(), "log": list(self.log)}
+                "moment": self.moment.to_json(), "log": list(self.log),
+                "settlement": [p.to_json() for p in self.settlement],
+                "outcome": [w.to_json() for w in self.outcome]}

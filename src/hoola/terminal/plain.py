@@ -20,7 +20,7 @@ from typing import Any, TextIO
 
 from hoola.core.driver import REACTION, LiveClock, play_deal
 from hoola.core.errors import HoolaError
-from hoola.core.game import GameState, Player
+from hoola.core.game import GameState, Player, game_heading
 from hoola.core.table import Table
 from hoola.terminal.saves import SavedGame, seat_player
 from hoola.terminal.tabletext import (
@@ -316,7 +316,7 @@ def run_plain_game(saved: SavedGame, *, read: Callable[[str], str] | None = None
             told.append(note)
     for note in told:
         person.say(note)
-    person.say(f"{saved.game.title}, {saved.preset} rules, {len(names)} players: "
+    person.say(f"{game_heading(saved.game, saved.preset)}, {len(names)} players: "
                f"{', '.join(names)}. Seed {saved.seed}. Type h for help.")
 
     seen: list[Table | None] = [None]  # the table after the last move, to see what it took

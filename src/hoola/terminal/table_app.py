@@ -30,6 +30,7 @@ from textual.widgets import OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from hoola.core.driver import REACTION, Race
+from hoola.core.game import game_heading, own_game
 from hoola.core.table import Score, Table
 from hoola.terminal.plain import move_label
 from hoola.terminal.saves import SavedGame
@@ -204,7 +205,7 @@ class TableApp(Leaving, App[str]):
 
     def _say_title(self) -> None:
         saved = self.saved
-        self._say(Text(f"{saved.game.title}, {saved.preset} rules. Press ? for help.",
+        self._say(Text(f"{game_heading(saved.game, saved.preset)}. Press ? for help.",
                        style="bold"))
         for note in self.session.notes:
             self._say(Text(note, style="bold #ffaf5f"))
@@ -469,7 +470,8 @@ class TableApp(Leaving, App[str]):
 
     def _show_header(self) -> None:
         saved = self.saved
-        text = Text.assemble((f" {saved.game.title.upper()} ", "bold #ffffff on #28408c"),
+        title = own_game(saved.game, saved.preset) or saved.game.title
+        text = Text.assemble((f" {title.upper()} ", "bold #ffffff on #28408c"),
                              f" {saved.preset} · {self.touch.hand} {saved.deal_number}"
                              f"{self._planned()}")
         if self.board is not None:

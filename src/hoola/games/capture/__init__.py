@@ -14,6 +14,7 @@ what count. The rules are ``shared/spec/capture-rules.md``; the project's own ru
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Final
@@ -41,8 +42,11 @@ class CaptureGame:
     default_preset = "hola"
 
     def presets(self) -> Sequence[PresetInfo]:
-        """The six presets, ``hola`` first."""
-        return preset_infos()
+        """The six presets, ``hola`` first: each a game of its own, known by its title."""
+        from hoola.games.capture.howto import PRESET_TITLES
+
+        return tuple(dataclasses.replace(p, title=PRESET_TITLES.get(p.name, ""), is_game=True)
+                     for p in preset_infos())
 
     def how_to_play(self, preset: str | None = None) -> str:
         """How to play, in a few sentences (``hoola rules``): :mod:`hoola.games.capture.howto`."""

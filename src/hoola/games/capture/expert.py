@@ -41,9 +41,53 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from hoola.core.cards import RANKS, format_card
+from hoola.core.words import phrases, reason
 from hoola.games.capture.actions import Action, Dark, Play, Say, Stop
 from hoola.games.capture.expert_know import KING, QUEEN, Knowledge
 from hoola.games.capture.views import View
+
+phrases({
+    "hint.nothing": "There is nothing to do now.",
+    "hint.only": "This is the only thing to do.",
+    "capture.hint.napuni": "Say napuni: your {card} should take this trick ({odds}), so your "
+                           "partner can load it.",
+    "capture.hint.ubij": "Say ubij: you cannot take these {points} points, so your partner "
+                         "should.",
+    "capture.hint.stop-ours": "Stop: your side is winning the trick and takes it now.",
+    "capture.hint.stop-costly": "Stop: fighting on for a trick worth {points} points costs more "
+                                "than it is likely to win.",
+    "capture.hint.dark": "Play in the dark: a blind card is worth more here than any card in "
+                         "hand (your side then takes the trick {odds}).",
+    "capture.hint.fight": "Fight on with {card}: {points} points at stake and your side should "
+                          "win ({odds}).",
+    "capture.hint.lead-safe": "Lead {card}: its {points} points are safe, the others are "
+                              "unlikely to take it ({odds} to keep it).",
+    "capture.hint.lead-cheap": "Lead {card}: a card worth little, keeping your wilds and points "
+                               "for later.",
+    "capture.hint.take-cheap": "Take with {card}: the lead is worth a cheap card ({odds} to keep "
+                               "it).",
+    "capture.hint.take": "Take with {card}: the trick is worth {points} points and your side "
+                         "should keep it ({odds}).",
+    "capture.hint.load": "Load {card} onto your side's trick ({odds} to keep it).",
+    "capture.hint.throw-nothing-ours": "Throw {card}: a card worth nothing onto your side's "
+                                       "trick, keeping the rest.",
+    "capture.hint.throw-nothing-theirs": "Throw {card}: a card worth nothing onto the "
+                                         "opponents' trick, keeping the rest.",
+    "capture.hint.throw-cheapest-ours": "Throw {card}: the cheapest card ({rank}) onto your "
+                                        "side's trick, keeping the rest.",
+    "capture.hint.throw-cheapest-theirs": "Throw {card}: the cheapest card ({rank}) onto the "
+                                          "opponents' trick, keeping the rest.",
+    "capture.hint.give-queen": "Give {card} away: a queen in the opponents' trick makes them "
+                               "dirty.",
+    "capture.hint.let-queen": "Play {card} and let the queen go: winning it now would make your "
+                              "side dirty.",
+    "capture.hint.clean": "Play {card}: a trick with a king and no queen would clean your side "
+                          "({odds} to take it).",
+    "capture.hint.spoil": "Spoil it with {card}: a queen in the opponents' trick keeps it from "
+                          "cleaning them.",
+    "capture.hint.not-king": "Play {card}, not a king: a king in the opponents' trick could "
+                             "clean them.",
+})
 
 __all__ = ["ExpertBot", "Option", "options"]
 
@@ -94,9 +138,9 @@ class ExpertBot:
     def _choose(self, view: View, why: bool) -> tuple[Action | None, str]:
         legal = view.legal
         if not legal:
-            return None, "There is nothing to do now."
+            return None, reason("hint.nothing")
         if len(legal) == 1:
-            return legal[0], "This is the only thing to do."
+            return legal[0], reason("hint.only")
         know = Knowledge(view)
         scored = options(view, know)
         best = max(scored, key=lambda o: o.value)
@@ -221,14 +265,13 @@ def _signal(view: View, know: Knowledge, best: Option) -> tuple[Action, str] | N
         return None
     me = view.player
     if best.takes and best.chance >= SIGNAL_SURE:
-        return Say(me, "napuni"), (f"Say napuni: your {format_card(best.action.card)} should "
-                                   f"take this trick ({best.chance:.0%}), so your partner can "
-                                   "load it.")
+        return Say(me, "napuni"), reason("capture.hint.napuni",
+                                         card=format_card(best.action.card),
+                                         odds=f"{best.chance:.0%}")
     trick_points = sum(know.points[c % 13] for _, c, _ in view.trick)
     if view.led is not None and not best.takes and trick_points >= SIGNAL_RICH and \
             view.side_of[view.winner] != know.side:
-        return Say(me, "ubij"), (f"Say ubij: you cannot take these {trick_points} points, so "
-                                 "your partner should.")
+        return Say(me, "ubij"), reason("capture.hint.ubij", points=trick_points)
     return None
 
 
@@ -239,12 +282,10 @@ def _reason(view: View, know: Knowledge, o: Option) -> str:
     odds = f"{o.chance:.0%}"
     if isinstance(a, Stop):
         if view.side_of[view.winner] == know.side:
-            return "Stop: your side is winning the trick and takes it now."
-        return (f"Stop: fighting on for a trick worth {pts} points costs more than it is likely "
-                "to win.")
+            return reason("capture.hint.stop-ours")
+        return reason("capture.hint.stop-costly", points=pts)
     if isinstance(a, Dark):
-        return (f"Play in the dark: a blind card is worth more here than any card in hand (your "
-                f"side then takes the trick {odds}).")
+        return reason("capture.hint.dark", odds=odds)
     assert isinstance(a, Play)
     card = format_card(a.card)
     rank = a.card % 13
@@ -254,24 +295,20 @@ def _reason(view: View, know: Knowledge, o: Option) -> str:
         if clean is not None:
             return clean
     if view.deciding:
-        return f"Fight on with {card}: {pts} points at stake and your side should win ({odds})."
+        return reason("capture.hint.fight", card=card, points=pts, odds=odds)
     if view.led is None:
         if worth:
-            return f"Lead {card}: its {worth} points are safe, the others are unlikely to take " \
-                   f"it ({odds} to keep it)."
-        return f"Lead {card}: a card worth little, keeping your wilds and points for later."
+            return reason("capture.hint.lead-safe", card=card, points=worth, odds=odds)
+        return reason("capture.hint.lead-cheap", card=card)
     if o.takes:
         if not pts + worth:
-            return f"Take with {card}: the lead is worth a cheap card ({odds} to keep it)."
-        return f"Take with {card}: the trick is worth {pts + worth} points and your side " \
-               f"should keep it ({odds})."
+            return reason("capture.hint.take-cheap", card=card, odds=odds)
+        return reason("capture.hint.take", card=card, points=pts + worth, odds=odds)
     if worth and o.chance >= 0.5:
-        return f"Load {card} onto your side's trick ({odds} to keep it)."
-    what = "a card worth nothing" if not worth and rank not in know.wilds else \
-        f"the cheapest card ({RANKS[rank]})"
-    where = "your side's trick" if view.side_of[view.winner] == know.side else \
-        "the opponents' trick"
-    return f"Throw {card}: {what} onto {where}, keeping the rest."
+        return reason("capture.hint.load", card=card, odds=odds)
+    what = "nothing" if not worth and rank not in know.wilds else "cheapest"
+    where = "ours" if view.side_of[view.winner] == know.side else "theirs"
+    return reason(f"capture.hint.throw-{what}-{where}", card=card, rank=RANKS[rank])
 
 
 def _klappi_reason(view: View, know: Knowledge, o: Option, card: str) -> str | None:
@@ -283,17 +320,16 @@ def _klappi_reason(view: View, know: Knowledge, o: Option, card: str) -> str | N
     theirs = view.led is not None and view.side_of[view.winner] != side and not o.takes
     if view.phase1:
         if rank == QUEEN and theirs:
-            return f"Give {card} away: a queen in the opponents' trick makes them dirty."
+            return reason("capture.hint.give-queen", card=card)
         if QUEEN in ranks and not o.takes and not view.dirty[side]:
-            return f"Play {card} and let the queen go: winning it now would make your side dirty."
+            return reason("capture.hint.let-queen", card=card)
         return None
     dirty = [view.dirty[s] and not view.cleaned[s] for s in range(len(view.sides))]
     if rank == KING and dirty[side] and (o.takes or view.led is None):
-        return f"Play {card}: a trick with a king and no queen would clean your side " \
-               f"({o.chance:.0%} to take it)."
+        return reason("capture.hint.clean", card=card, odds=f"{o.chance:.0%}")
     if rank == QUEEN and theirs and KING in ranks and any(dirty):
-        return f"Spoil it with {card}: a queen in the opponents' trick keeps it from cleaning them."
+        return reason("capture.hint.spoil", card=card)
     if rank != KING and theirs and any(dirty[s] for s in range(len(dirty)) if s != side) \
             and any(c % 13 == KING for c in view.hand):
-        return f"Play {card}, not a king: a king in the opponents' trick could clean them."
+        return reason("capture.hint.not-king", card=card)
     return None

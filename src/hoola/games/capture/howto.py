@@ -3,7 +3,17 @@ the rulings are in :mod:`hoola.games.capture.rules` and ``shared/spec/capture-ru
 
 from __future__ import annotations
 
-__all__ = ["HOW_TO_PLAY", "TRICK"]
+from hoola.core.words import phrases
+
+__all__ = ["HOW_TO_PLAY", "PRESET_TITLES", "TRICK"]
+
+PRESET_TITLES = {
+    "hola": "Hola", "sedma": "Sedma", "sedmice": "Sedmice", "sedmice-croatian": "Croatian Sedmice",
+    "ristikontra": "Ristikontra", "ristiklappi": "Ristiklappi",
+}
+"""Each preset's name: each is a game of its own, known by it."""
+
+phrases({f"preset.capture.{name}": title for name, title in PRESET_TITLES.items()})
 
 TRICK = (
     "The player after the dealer leads a card; each other player then plays any card (there is "

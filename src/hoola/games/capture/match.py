@@ -20,8 +20,10 @@ from fractions import Fraction
 
 from hoola.core.errors import IllegalActionError
 from hoola.core.table import Moment, Score, Table
+from hoola.core.words import say
 from hoola.games.capture.rules import Rules, teams_for
 from hoola.games.capture.state import DealState, side_label
+from hoola.games.capture.views import score_label
 
 __all__ = ["Match"]
 
@@ -149,17 +151,16 @@ class Match:
     def scoreboard(self) -> Table:
         """The running score as data, by side."""
         rules = self.effective
-        unit = "Games won" if rules.scoring == "ristiklappi" else \
-            "Points" if rules.scoring == "points" else "Game points"
-        goal = f" (to {rules.target})" if rules.target else ""
-        scores = [Score(unit + goal, tuple(str(v) for v in self.scores))]
+        label = score_label(rules)
+        scores = [Score(label.text, tuple(str(v) for v in self.scores), label)]
         teams = self.sides if len(self.sides) < self.n else None
-        prompt = f"{self.labels[self.winner]} won the game" if self.winner is not None else \
-            f"{self.names[self.dealer]} deals next" + (
-                f"; {self.carry} game point{'s' if self.carry > 1 else ''} carried to the next "
-                "side that scores" if self.carry else "")
+        said = say("match.won", side=self.labels[self.winner]) if self.winner is not None else \
+            say("match.deals-next", who=self.names[self.dealer])
+        if self.winner is None and self.carry:
+            said = say("match.carried" if self.carry > 1 else "match.carried-one", first=said,
+                       n=self.carry)
         return Table(zones=(), moment=Moment(actors=(), turn=None,
                                              phase="over" if self.is_over else "play",
-                                             prompt=prompt),
+                                             prompt=said.text, say=said),
                      names=self.names, scores=tuple(scores), teams=teams)
 

@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from hoola.core.cards import JOKER, SEVEN, format_card, format_cards
+from hoola.core.words import phrases, reason
 from hoola.games.hoola.actions import (
     Action,
     Add,
@@ -40,6 +41,60 @@ from hoola.games.hoola.expert_missions import Chase, knock_limit
 from hoola.games.hoola.melds import find_melds
 from hoola.games.hoola.rules import Rules
 from hoola.games.hoola.views import View
+
+phrases({
+    "hint.nothing": "There is nothing to do now.",
+    "hoola.hint.sevens": "Show four sevens: it wins the deal at once.",
+    "hoola.hint.blast": "Blast: a hand this low (or high) wins the deal at once.",
+    "hoola.hint.take-blast": "Take {card} for a blast: it wins the deal at once.",
+    "hoola.hint.take-sevens": "Take {card} for four sevens: it wins the deal at once.",
+    "hoola.hint.draw": "Draw from the stock: the discard completes no meld for you.",
+    "hoola.hint.let-go": "Let the discard go: it completes no meld for you.",
+    "hoola.hint.add": "Add {card} to the table: it sheds {points} points from your hand.",
+    "hoola.hint.last-resort": "This is the only thing left to do.",
+    "hoola.hint.knock": "Knock: {points} points in hand, and the chance that someone holds as "
+                        "few is only about {risk}%.",
+    "hoola.hint.knock-mission": "Knock: a win now performs the mission {feat} ×{times}, worth "
+                                "the chance of about {risk}% that someone holds as few as your "
+                                "{points} points.",
+    "hoola.hint.take-hoola-mission": "Take {card} with {cards}: every card then melds at once, "
+                                     "a Hoola for the mission {feat} ×{times}.",
+    "hoola.hint.draw-for-blast": "Draw rather than take {card}: your seven cards blast at your "
+                                 "next turn, which performs the mission {feat} ×{times}.",
+    "hoola.hint.draw-for-hoola": "Draw rather than take {card}: your hand is close to going out "
+                                 "all at once, which performs the mission {feat} ×{times}.",
+    "hoola.hint.let-go-for-blast": "Let {card} go: your seven cards blast at your next turn, "
+                                   "which performs the mission {feat} ×{times}.",
+    "hoola.hint.let-go-for-hoola": "Let {card} go: your hand is close to going out all at once, "
+                                   "which performs the mission {feat} ×{times}.",
+    "hoola.hint.meld-hoola-mission": "Meld {cards}: your whole hand goes out at once, a Hoola "
+                                     "for the mission {feat} ×{times}.",
+    "hoola.hint.hold-for-hoola": "Discard {card} and meld nothing yet: {outs} unseen cards would "
+                                 "let your whole hand go out at once, a Hoola for the mission "
+                                 "{feat} ×{times}.",
+    "hoola.hint.hold-for-blast": "Discard {card} and meld nothing: the seven cards left blast at "
+                                 "your next turn, for the mission {feat} ×{times}.",
+    "hoola.hint.meld-mission": "Meld {cards}: it performs the mission {feat} ×{times} "
+                               "({words}).",
+    "hoola.hint.add-mission": "Add {card} to your meld: it performs the mission {feat} "
+                              "×{times} ({words}).",
+    "hoola.hint.take": "Take {card} with {cards}: a new meld at once sheds cards and gains a "
+                       "turn.",
+    "hoola.hint.take-out-of-turn": "Take {card} out of turn with {cards}: a new meld at once "
+                                   "sheds cards and gains a turn.",
+    "hoola.hint.meld-seven": "Meld the lone {card}: a seven costs {points} points and doubles "
+                             "what you pay while you hold it.",
+    "hoola.hint.meld": "Meld {cards}: these cards shed the most points from your hand.",
+    "hoola.hint.discard-last": "Discard {card}, your last card, to go out.",
+    "hoola.hint.discard-claimed": "Discard {card}: {other} would likely be claimed by an "
+                                  "opponent, so {card} ({points} points) goes instead.",
+    "hoola.hint.discard-live": "Discard {card}: {other} may still complete a meld, so {card} "
+                               "({points} points) goes instead.",
+    "hoola.hint.discard-dead": "Discard {card}: it costs {points} points in hand and completes "
+                               "nothing live.",
+    "hoola.hint.discard-costly": "Discard {card}: it costs {points} points in hand, more than "
+                                 "its chances of a meld are worth.",
+})
 
 __all__ = ["ExpertBot", "Knowledge", "card_value", "undercut_risk"]
 
@@ -268,16 +323,16 @@ class ExpertBot:
         """The expert's choice and a one-sentence reason in plain English."""
         legal = view.legal
         if not legal:
-            return None, "There is nothing to do now."
+            return None, reason("hint.nothing")
         for a in legal:
             if isinstance(a, Sevens):
-                return a, "Show four sevens: it wins the deal at once."
+                return a, reason("hoola.hint.sevens")
         for a in legal:
             if isinstance(a, Blast):
-                return a, "Blast: a hand this low (or high) wins the deal at once."
+                return a, reason("hoola.hint.blast")
         for a in legal:
             if isinstance(a, Take) and a.purpose is not None:
-                return a, f"Take {format_card(a.card)} for a {a.purpose}: it wins the deal at once."
+                return a, reason(f"hoola.hint.take-{a.purpose}", card=format_card(a.card))
         know = Knowledge(view, self.claim_weight, self.go_out_weight)
         chase = Chase.of(view) if self.missions else None
         knock = next((a for a in legal if isinstance(a, Knock)), None)
@@ -294,9 +349,9 @@ class ExpertBot:
             return self._take(view, know, takes)
         if any(isinstance(a, Draw) for a in legal):
             draw = next(a for a in legal if isinstance(a, Draw))
-            return draw, "Draw from the stock: the discard completes no meld for you."
+            return draw, reason("hoola.hint.draw")
         if view.can_pass and not view.is_my_turn:
-            return None, "Let the discard go: it completes no meld for you."
+            return None, reason("hoola.hint.let-go")
         if chase is not None:
             chased = self._chase(view, know, chase)
             if chased is not None:
@@ -309,12 +364,12 @@ class ExpertBot:
         adds = [a for a in legal if isinstance(a, Add)]
         if adds:
             best = max(adds, key=lambda a: (a.card != JOKER, card_value(a.card, view.rules)))
-            return best, (f"Add {format_card(best.card)} to the table: it sheds "
-                          f"{card_value(best.card, view.rules)} points from your hand.")
+            return best, reason("hoola.hint.add", card=format_card(best.card),
+                                points=card_value(best.card, view.rules))
         discards = [a for a in legal if isinstance(a, Discard)]
         if discards:
             return self._discard(view, know, discards)
-        return legal[0], "This is the only thing left to do."
+        return legal[0], reason("hoola.hint.last-resort")
 
     # -- decisions ------------------------------------------------------------------------------
 
@@ -323,14 +378,12 @@ class ExpertBot:
         points = sum(card_value(c, view.rules) for c in view.hand)
         risk = undercut_risk(view, points)
         if risk <= self.knock_risk or view.stock_size <= 2:
-            return knock, (f"Knock: {points} points in hand, and the chance that someone holds as "
-                           f"few is only about {round(risk * 100)}%.")
+            return knock, reason("hoola.hint.knock", points=points, risk=round(risk * 100))
         if chase is not None and chase.knock_performs() \
                 and risk <= knock_limit(self.knock_risk, chase.mission.multiplier):
             m = chase.mission
-            return knock, (f"Knock: a win now performs the mission {m.feat} ×{m.multiplier}, "
-                           f"worth the chance of about {round(risk * 100)}% that someone holds "
-                           f"as few as your {points} points.")
+            return knock, reason("hoola.hint.knock-mission", feat=m.feat, times=m.multiplier,
+                                 risk=round(risk * 100), points=points)
         return None
 
     # -- the deal's mission (ruling 20) ---------------------------------------------------------
@@ -342,24 +395,25 @@ class ExpertBot:
         m = chase.mission
         take = chase.hoola_take(takes)
         if take is not None:
-            return take, (f"Take {format_card(take.card)} with {format_cards(take.with_cards)}: "
-                          f"every card then melds at once, a Hoola for the mission {m.feat} "
-                          f"×{m.multiplier}.")
+            return take, reason("hoola.hint.take-hoola-mission", card=format_card(take.card),
+                                cards=format_cards(take.with_cards), feat=m.feat,
+                                times=m.multiplier)
         card = takes[0].card
         if chase.blast_ready():
-            why = "your seven cards blast at your next turn"
+            why = "blast"
         elif chase.hoola_waits(card, know.live):
-            why = "your hand is close to going out all at once"
+            why = "hoola"
         else:
             return None
-        why = f"{why}, which performs the mission {m.feat} ×{m.multiplier}"
         if view.is_my_turn:
             draw = next((a for a in view.legal if isinstance(a, Draw)), None)
             if draw is not None:
-                return draw, f"Draw rather than take {format_card(card)}: {why}."
+                return draw, reason(f"hoola.hint.draw-for-{why}", card=format_card(card),
+                                    feat=m.feat, times=m.multiplier)
             return None
         if view.can_pass:
-            return None, f"Let {format_card(card)} go: {why}."
+            return None, reason(f"hoola.hint.let-go-for-{why}", card=format_card(card),
+                                feat=m.feat, times=m.multiplier)
         return None
 
     def _chase(self, view: View, know: Knowledge, chase: Chase) -> tuple[Action, str] | None:
@@ -372,19 +426,17 @@ class ExpertBot:
         for cards in plan or ():
             for a in melds:
                 if tuple(a.cards) == cards:
-                    return a, (f"Meld {format_cards(cards)}: your whole hand goes out at once, "
-                               f"a Hoola for the mission {m.feat} ×{m.multiplier}.")
+                    return a, reason("hoola.hint.meld-hoola-mission", cards=format_cards(cards),
+                                     feat=m.feat, times=m.multiplier)
         held = chase.hoola_discard(discards, know.live)
         if held is not None:
             discard, outs = held
-            return discard, (f"Discard {format_card(discard.card)} and meld nothing yet: {outs} "
-                             "unseen cards would let your whole hand go out at once, a Hoola "
-                             f"for the mission {m.feat} ×{m.multiplier}.")
+            return discard, reason("hoola.hint.hold-for-hoola", card=format_card(discard.card),
+                                   outs=outs, feat=m.feat, times=m.multiplier)
         blast = chase.blast_discard(discards)
         if blast is not None:
-            return blast, (f"Discard {format_card(blast.card)} and meld nothing: the seven cards "
-                           f"left blast at your next turn, for the mission {m.feat} "
-                           f"×{m.multiplier}.")
+            return blast, reason("hoola.hint.hold-for-blast", card=format_card(blast.card),
+                                 feat=m.feat, times=m.multiplier)
         jokers = view.hand.count(JOKER)
         shed, _ = _best_partition(know.hand, jokers, rules)
 
@@ -395,13 +447,13 @@ class ExpertBot:
 
         meld = chase.feat_meld(melds, shed, lambda a: shed_after(a.cards))
         if meld is not None:
-            return meld, (f"Meld {format_cards(meld.cards)}: it performs the mission {m.feat} "
-                          f"×{m.multiplier} ({m.words}).")
+            return meld, reason("hoola.hint.meld-mission", cards=format_cards(meld.cards),
+                                feat=m.feat, times=m.multiplier, words=m.words)
         adds = [a for a in legal if isinstance(a, Add)]
         add = chase.feat_add(adds, shed, lambda a: shed_after((a.card,)))
         if add is not None:
-            return add, (f"Add {format_card(add.card)} to your meld: it performs the mission "
-                         f"{m.feat} ×{m.multiplier} ({m.words}).")
+            return add, reason("hoola.hint.add-mission", card=format_card(add.card),
+                               feat=m.feat, times=m.multiplier, words=m.words)
         return None
 
     def _take(self, view: View, know: Knowledge, takes: list[Take]) -> tuple[Action | None, str]:
@@ -415,10 +467,9 @@ class ExpertBot:
             return shed + melded + self.out_weight * potential, -a.with_cards.count(JOKER)
 
         best = max(takes, key=score)
-        where = "out of turn " if not view.is_my_turn else ""
-        return best, (f"Take {format_card(best.card)} {where}with "
-                      f"{format_cards(best.with_cards)}: a new meld at once sheds cards and "
-                      "gains a turn.")
+        key = "hoola.hint.take" if view.is_my_turn else "hoola.hint.take-out-of-turn"
+        return best, reason(key, card=format_card(best.card),
+                            cards=format_cards(best.with_cards))
 
     def _meld(self, view: View, know: Knowledge,
               melds: list[NewMeld]) -> tuple[Action, str] | None:
@@ -428,11 +479,9 @@ class ExpertBot:
             for a in melds:
                 if tuple(a.cards) == tuple(cards):
                     if len(cards) == 1:
-                        return a, (f"Meld the lone {format_card(cards[0])}: a seven costs "
-                                   f"{view.rules.seven_value_end} points and doubles what you pay "
-                                   "while you hold it.")
-                    return a, (f"Meld {format_cards(cards)}: these cards shed the most points from "
-                               "your hand.")
+                        return a, reason("hoola.hint.meld-seven", card=format_card(cards[0]),
+                                         points=view.rules.seven_value_end)
+                    return a, reason("hoola.hint.meld", cards=format_cards(cards))
         return None
 
     def _discard(self, view: View, know: Knowledge,
@@ -450,18 +499,17 @@ class ExpertBot:
         best = scored[-1]
         value = card_value(best.card, rules)
         if last:
-            return best, f"Discard {format_card(best.card)}, your last card, to go out."
+            return best, reason("hoola.hint.discard-last", card=format_card(best.card))
         potential = know.potential(best.card, hand)
         danger = know.claim_danger(best.card)
         naive = max(discards, key=lambda a: card_value(a.card, rules))
         if naive.card != best.card and know.claim_danger(naive.card) > danger + 1:
-            why = (f"{format_card(naive.card)} would likely be claimed by an opponent, so "
-                   f"{format_card(best.card)} ({value} points) goes instead")
+            why = "claimed"
         elif naive.card != best.card:
-            why = (f"{format_card(naive.card)} may still complete a meld, so "
-                   f"{format_card(best.card)} ({value} points) goes instead")
+            why = "live"
         elif potential < 0.5:
-            why = f"it costs {value} points in hand and completes nothing live"
+            why = "dead"
         else:
-            why = f"it costs {value} points in hand, more than its chances of a meld are worth"
-        return best, f"Discard {format_card(best.card)}: {why}."
+            why = "costly"
+        return best, reason(f"hoola.hint.discard-{why}", card=format_card(best.card),
+                            other=format_card(naive.card), points=value)

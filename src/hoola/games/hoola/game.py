@@ -14,6 +14,7 @@ from typing import Any, Final
 
 from hoola.core.errors import RecordError, RulesError
 from hoola.core.game import MissionOutcome, OptionInfo, Player, PresetInfo
+from hoola.games.hoola.howto import PRESET_TITLES
 from hoola.games.hoola.match import Match
 from hoola.games.hoola.rules import OPTION_DOCS, PRESET_DOCS, Rules
 from hoola.games.hoola.state import DealState
@@ -32,7 +33,8 @@ class HoolaGame:
 
     def presets(self) -> Sequence[PresetInfo]:
         """Every preset with its source and what it changes from pagat."""
-        return [PresetInfo(d.name, d.source, d.changes, d.meaning) for d in PRESET_DOCS.values()]
+        return [PresetInfo(d.name, d.source, d.changes, d.meaning, PRESET_TITLES.get(d.name, ""))
+                for d in PRESET_DOCS.values()]
 
     def how_to_play(self, preset: str | None = None) -> str:
         """How to play, in a few sentences (``hoola rules``): :mod:`hoola.games.hoola.howto`;

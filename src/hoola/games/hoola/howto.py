@@ -3,7 +3,21 @@
 
 from __future__ import annotations
 
-__all__ = ["HOW_TO_PLAY"]
+from hoola.core.words import phrases
+
+__all__ = ["HOW_TO_PLAY", "PRESET_TITLES"]
+
+PRESET_TITLES = {
+    "pagat": "Battle rules", "classic": "Without battles", "rummy-rulebook": "The Rummy Rulebook",
+    "online": "Online rules", "two-player": "Two players",
+    "online-missions": "Online, with missions",
+    "winjoy": "Winjoy", "two-player-hoola-only": "Two players, out only by a Hoola",
+    "old": "The old rules with sevens", "hertzog": "3-2-1 payments", "glenn": "Building on melds",
+    "court-ten": "Court cards count ten",
+}
+"""Each preset's name for people (the lobby, the table's title)."""
+
+phrases({f"preset.hoola.{name}": title for name, title in PRESET_TITLES.items()})
 
 HOW_TO_PLAY = (
     "Hoola is a Korean rummy for 2 to 5 players (6 or 7, some dropping out of each deal), with "

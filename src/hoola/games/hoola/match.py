@@ -9,6 +9,7 @@ from fractions import Fraction
 from hoola.core.errors import HoolaError, RulesError
 from hoola.core.records import format_number
 from hoola.core.table import Moment, Score, Table
+from hoola.core.words import say
 from hoola.games.hoola.inputs import check_names, check_seed
 from hoola.games.hoola.rules import Rules
 from hoola.games.hoola.state import DealState
@@ -119,6 +120,8 @@ class Match:
         dealer = next_dealer(self.deals[-1]) if self.deals and self.deals[-1].is_over else \
             self.deals[-1].dealer if self.deals else 0
         return Table(zones=(), moment=Moment(actors=(), turn=None, phase="play",
-                                             prompt=f"{agree(self.names[dealer], 'deal')} next"),
+                                             prompt=f"{agree(self.names[dealer], 'deal')} next",
+                                             say=say("match.deals-next", who=self.names[dealer])),
                      names=tuple(self.names),
-                     scores=(Score("Totals", tuple(format_number(t) for t in self.totals())),))
+                     scores=(Score("Totals", tuple(format_number(t) for t in self.totals()),
+                                   say("score.totals")),))

@@ -7,15 +7,31 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from hoola.core.cards import format_card, format_cards
-from hoola.core.table import Moment, Score, Table, Zone
+from hoola.core.table import Moment, Payment, Score, Table, Zone
+from hoola.core.words import Said, phrases, say
 from hoola.games.hoola.actions import Action, format_action
 from hoola.games.hoola.glenn import parts, parts_text, top_text
 from hoola.games.hoola.melds import Meld
 from hoola.games.hoola.missions import Mission
 from hoola.games.hoola.rules import Rules
 from hoola.games.hoola.scoring import Settlement
+from hoola.games.hoola.settled import outcome, payments
 
 __all__ = ["View"]
+
+_ENDS = {"sopang": "a minor blast (sopang)", "daepang": "a major blast (daepang)",
+         "knock": "knock", "out": "going out", "hoola": "Hoola", "sevens": "four sevens",
+         "stock": "the end of the stock"}
+
+phrases({
+    **{f"hoola.won.{end}": f"{{who}} won by {words}" for end, words in _ENDS.items()},
+    **{f"hoola.nobody.{end}": f"Nobody won by {words}" for end, words in _ENDS.items()},
+    "hoola.choose": "Play this deal or drop out",
+    "hoola.chooses": "{who} chooses to play or drop",
+    "hoola.claim": "Thank you? You may take {card}, or let it go",
+    "hoola.draw": "Draw from the stock, or take the discard",
+    "hoola.after-draw": "Meld, add, or discard to end the turn",
+})
 
 
 class View(NamedTuple):
@@ -77,22 +93,28 @@ class View(NamedTuple):
 
     def prompt(self) -> str:
         """What this player is asked to do now, in a few words."""
+        return self.says().text
+
+    def says(self) -> Said:
+        """The prompt as a key and arguments (:mod:`hoola.core.words`)."""
         who = self.names
         if self.phase == "over":
             r = self.result
             if r is None:
-                return "The deal is over"
-            return f"{' and '.join(who[w] for w in r.winners) or 'Nobody'} won by {r.end}"
+                return say("prompt.over")
+            if not r.winners:
+                return say(f"hoola.nobody.{r.end}")
+            return say(f"hoola.won.{r.end}", who=" and ".join(who[w] for w in r.winners))
         if self.phase == "choose":
-            return "Play this deal or drop out" if self.is_my_turn else \
-                f"{who[self.current]} chooses to play or drop"
+            return say("hoola.choose") if self.is_my_turn else \
+                say("hoola.chooses", who=who[self.current])
         if self.claimable is not None and not self.is_my_turn and self.legal:
-            return f"Thank you? You may take {format_card(self.claimable)}, or let it go"
+            return say("hoola.claim", card=format_card(self.claimable))
         if not self.is_my_turn:
-            return f"{who[self.current]} to play"
+            return say("prompt.to-play", who=who[self.current])
         if not self.drawn:
-            return "Draw from the stock, or take the discard"
-        return "Meld, add, or discard to end the turn"
+            return say("hoola.draw")
+        return say("hoola.after-draw")
 
     def table(self) -> Table:
         """The table as data: hands, melds m1.., the discard pile, the stock, the moment."""
@@ -100,17 +122,19 @@ class View(NamedTuple):
         for q, name in enumerate(self.names):
             mine = q == self.player
             cards = self.hand if mine else self.hands[q] if self.hands is not None else None
-            zones.append(Zone(f"hand-{q}", "hand", "Your hand" if mine else f"{name}'s hand",
+            named = say("zone.your-hand") if mine else say("zone.hand", who=name)
+            zones.append(Zone(f"hand-{q}", "hand", named.text,
                               owner=q, count=self.hand_sizes[q],
                               cards=None if cards is None else tuple(format_cards(cards).split()),
-                              note="" if self.in_deal[q] else "out"))
+                              note="" if self.in_deal[q] else "out", say=named))
         glenn = self.rules.glenn_melds
         for m in self.melds:
             if glenn:
                 zones.append(_stack_zone(m, self.names[m.owner]))
                 continue
-            zones.append(Zone(f"m{m.id}", "meld", f"m{m.id} ({self.names[m.owner]})",
-                              owner=m.owner, cards=tuple(str(m).split()), note=f"m{m.id}"))
+            named = say("zone.meld", id=m.id, who=self.names[m.owner])
+            zones.append(Zone(f"m{m.id}", "meld", named.text, owner=m.owner,
+                              cards=tuple(str(m).split()), note=f"m{m.id}", say=named))
         zones.append(Zone("discard", "discard", "Discard pile",
                           cards=tuple(format_cards(self.discards).split())))
         zones.append(Zone("stock", "stock", "Stock", count=self.stock_size))
@@ -123,16 +147,26 @@ class View(NamedTuple):
         if self.result is not None:
             r = self.result
             scores.append(Score("Points", tuple(str(r.points.get(q, "")) for q in
-                                                range(self.players))))
+                                                range(self.players)), say("score.points")))
             scores.append(Score("This deal", tuple(_number(r.payments.get(q, 0))
-                                                   for q in range(self.players))))
+                                                   for q in range(self.players)),
+                                say("score.this-deal")))
         actors = (self.player,) if self.legal else ()
-        moment = Moment(actors=actors, turn=self.current, phase=self.phase, prompt=self.prompt(),
+        said = self.says()
+        moment = Moment(actors=actors, turn=self.current, phase=self.phase, prompt=said.text,
                         window="claim" if self.claim_open and self.rules.claims != "next-only"
-                        else None)
+                        else None, say=said)
         log = tuple(format_action(a, self.names) for a in self.history[-12:])
+        settlement: tuple[Payment, ...] = ()
+        ended: tuple[Said, ...] = ()
+        if self.result is not None:
+            from hoola.games.hoola.text import knocker_of
+
+            settlement = payments(self.result, self.names, self.rules.payments == "hertzog",
+                                  self.melded)
+            ended = (outcome(self.result, self.names, knocker_of(self.history)),)
         return Table(zones=tuple(zones), moment=moment, names=self.names, scores=tuple(scores),
-                     log=log)
+                     log=log, settlement=settlement, outcome=ended)
 
     def _settlement(self) -> Zone:
         """The settlement told to this seat, a zone of no cards: how play ended (its label) and

@@ -14,6 +14,7 @@ The rules are ``shared/spec/kalookie-rules.md``; the project's own rulings are i
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Final
@@ -82,7 +83,10 @@ class KalookieGame:
 
     def presets(self) -> Sequence[PresetInfo]:
         """The named presets, ``british`` first."""
-        return preset_infos()
+        from hoola.games.kalookie.howto import PRESET_TITLES
+
+        return tuple(dataclasses.replace(p, title=PRESET_TITLES.get(p.name, ""))
+                     for p in preset_infos())
 
     def how_to_play(self, preset: str | None = None) -> str:
         """How to play, in a few sentences (``hoola rules``): :mod:`hoola.games.kalookie.howto`."""

@@ -36,6 +36,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from hoola.core.cards import format_card
+from hoola.core.words import phrases, reason, say
 from hoola.games.kalookie.actions import (
     Action,
     Add,
@@ -63,6 +64,61 @@ if TYPE_CHECKING:
 __all__ = ["ExpertBot"]
 
 Choice = tuple[Action | None, str]
+
+phrases({
+    "hint.nothing": "There is nothing to do now.",
+    "hint.only": "This is the only thing to do.",
+    "kalookie.hint.warn": "Warn that you hold {n} cards: without it you may not call up on your "
+                          "next turn (ruling 10).",
+    "kalookie.hint.warn-one": "Warn that you hold 1 card: without it you may not call up on "
+                              "your next turn (ruling 10).",
+    "kalookie.hint.let-go": "Let it go: nothing is worth doing before your turn.",
+    "kalookie.hint.draw-no-open": "Draw from the stock: {card} cannot make your initial meld "
+                                  "this turn, so it may not be taken (ruling 8).",
+    "kalookie.hint.draw": "Draw from the stock.",
+    "kalookie.hint.take-joker": "Take the joker: it stands for any card you need.",
+    "kalookie.hint.draw-alone": "Draw from the stock: {card} goes with nothing in your hand.",
+    "kalookie.hint.take-out": "Take {card}: with it every card but one goes down this turn.",
+    "kalookie.hint.take-opens": "Take {card}: it makes your initial meld{lay}.",
+    "kalookie.hint.take-completes": "Take {card}: it completes a meld{lay}.",
+    "kalookie.hint.lay-shown": " ({cards})",
+    "kalookie.hint.lay-shown-on": " ({cards} on m{id})",
+    "kalookie.hint.draw-no-meld": "Draw from the stock: {card} would not go down in a meld.",
+    "kalookie.hint.meld": "Meld {cards}: {why}.",
+    "kalookie.hint.add": "Add {card} on m{id}: {why}.",
+    "kalookie.why.kalookie": "a kalookie: the whole hand goes down this turn",
+    "kalookie.why.call-up": "every card but one goes down this turn, calling up",
+    "kalookie.why.opening": "your initial meld, {need} points or more, goes down this turn",
+    "kalookie.why.joker-back": "the released joker goes back into play",
+    "kalookie.why.sheds": "it sheds {points} points from your hand",
+    "kalookie.why.must-go": "it must go down this turn",
+    "kalookie.why.one-left": "with it on the table one card is left to call up",
+    "kalookie.why.joker-costs": "someone may go out soon, and a joker left in hand costs "
+                                "{points} points",
+    "kalookie.hint.swap": "Swap {cards} for the joker on m{id}: the cards leave your hand and "
+                          "the joker goes straight into a meld (ruling 7).",
+    "kalookie.hint.owed": "{who} still owes a lay this turn, and this one keeps the turn able "
+                          "to end.",
+    "kalookie.hint.discard-last-kalookie": "Discard {card}, your last card: a kalookie.",
+    "kalookie.hint.discard-last-call-up": "Discard {card}, your last card: calling up.",
+    "kalookie.hint.discard": "Discard {card}: {why}.",
+    "kalookie.why.wait": "your initial meld waits: every other card is melded, and one more "
+                         "card for those melds would make a kalookie",
+    "kalookie.why.hold": "it fits none of your melds, which stay in hand until you can call up, "
+                         "giving the others nowhere to build",
+    "kalookie.why.helps-next": "{other} could help the next player, so {card} goes instead",
+    "kalookie.why.costly": "someone may go out soon, and {card} would cost {points} points",
+    "kalookie.why.least-useful": "it is the least useful card outside your melds",
+    "kalookie.why.fits-none": "it fits no meld, and few live cards would complete one with it",
+    "kalookie.hint.break": "Discard {card}: every card sits in a meld, and this one costs the "
+                           "hand least.",
+    "kalookie.hint.swap-upcard": "Swap the upcard {card} for {other}: it completes a meld.",
+    "kalookie.hint.keep-hand": "Keep your hand: the upcard {card} completes no meld.",
+    "kalookie.hint.buy-in": "Buy in: back to {points} points with about a {chance}% chance at a "
+                            "pool of {pool} is worth the {stake} it costs.",
+    "kalookie.hint.retire": "Retire: about a {chance}% chance at a pool of {pool} is not worth "
+                            "the {stake} a buy-in costs.",
+})
 
 TAKE_GAIN = CARD_BONUS + 1.5  # plan score a taken card must add (a laid two adds 6)
 POT_WEIGHT = 2.5     # penalty points one live completing card is worth in hand
@@ -95,21 +151,21 @@ class ExpertBot:
         """The expert's choice and a one-sentence reason in plain English."""
         legal = view.legal
         if not legal:
-            return None, "There is nothing to do now."
+            return None, reason("hint.nothing")
         if view.phase == "decide":
             return _buy_in(view)
         for a in legal:
             if isinstance(a, Warn):
                 size = view.hand_sizes[view.player]
-                return a, (f"Warn that you hold {size} card{'s' if size > 1 else ''}: without "
-                           "it you may not call up on your next turn (ruling 10).")
+                return a, reason("kalookie.hint.warn" if size > 1 else "kalookie.hint.warn-one",
+                                 n=size)
         know = Knowledge(view)
         if view.current != view.player:
             if any(isinstance(a, SwapUpcard) for a in legal):
                 return _swap_upcard(view, know)
             if view.can_pass:
-                return None, "Let it go: nothing is worth doing before your turn."
-            return legal[0], "This is the only thing to do."
+                return None, reason("kalookie.hint.let-go")
+            return legal[0], reason("hint.only")
         if not view.drawn:
             return _draw(view, know)
         return _play(view, know, self.wait_for_kalookie, self.hold_melds)
@@ -152,11 +208,6 @@ def _gain(before: Plan | None, after: Plan | None) -> float:
     return (after.score if after else 0.0) - (before.score if before else 0.0)
 
 
-def _describe(lay: Lay) -> str:
-    return format_tokens(lay.tokens) if lay.is_meld else \
-        f"{format_tokens(lay.tokens)} on m{lay.meld_id}"
-
-
 # -- drawing ----------------------------------------------------------------------------------
 
 def _draw(view: View, know: Knowledge) -> Choice:
@@ -166,15 +217,15 @@ def _draw(view: View, know: Knowledge) -> Choice:
     opened = view.opened[view.player]
     if take is None:
         if not opened and not view.first and view.discards:
-            return draw, (f"Draw from the stock: {format_card(view.discards[-1])} cannot make "
-                          "your initial meld this turn, so it may not be taken (ruling 8).")
-        return draw, "Draw from the stock."
+            return draw, reason("kalookie.hint.draw-no-open",
+                                card=format_card(view.discards[-1]))
+        return draw, reason("kalookie.hint.draw")
     top = view.discards[-1]
     name = format_card(top)
     if top == JOKER:
-        return take, "Take the joker: it stands for any card you need."
+        return take, reason("kalookie.hint.take-joker")
     if not _related(view, know, top):
-        return draw, f"Draw from the stock: {name} goes with nothing in your hand."
+        return draw, reason("kalookie.hint.draw-alone", card=name)
     rules = view.rules
     fresh = Turn(opened_before=opened)
     with_top = (*view.hand, top)
@@ -182,7 +233,7 @@ def _draw(view: View, know: Knowledge) -> Choice:
                             must_lay=top if rules.discard_take == "meld-at-once" else None)
     after = _lay_plan(view, with_top, taking)
     if after is not None and after.goes_out:
-        return take, f"Take {name}: with it every card but one goes down this turn."
+        return take, reason("kalookie.hint.take-out", card=name)
     if opened:
         gain = _gain(_lay_plan(view, view.hand, fresh), after)
         laid = after is not None and after.left.count(top) < with_top.count(top)
@@ -198,11 +249,13 @@ def _draw(view: View, know: Knowledge) -> Choice:
         laid = after.left.count(top) < with_top.count(top)
     if laid and gain >= TAKE_GAIN:
         lay = next((x for x in (after.lays if after else ()) if top in x.tokens), None)
-        meld = f" ({_describe(lay)})" if lay is not None else ""
-        what = "makes your initial meld" if not opened and taking.must_open else \
-            "completes a meld"
-        return take, f"Take {name}: it {what}{meld}."
-    return draw, f"Draw from the stock: {name} would not go down in a meld."
+        shown = "" if lay is None else say("kalookie.hint.lay-shown",
+                                           cards=format_tokens(lay.tokens)) if lay.is_meld \
+            else say("kalookie.hint.lay-shown-on", cards=format_tokens(lay.tokens),
+                     id=lay.meld_id)
+        what = "opens" if not opened and taking.must_open else "completes"
+        return take, reason(f"kalookie.hint.take-{what}", card=name, lay=shown)
+    return draw, reason("kalookie.hint.draw-no-meld", card=name)
 
 
 def _related(view: View, know: Knowledge, card: int) -> bool:
@@ -277,19 +330,20 @@ def _step(view: View, plan: Plan, lays: Sequence[Lay] | None = None) -> Choice |
             Add(me, lay.tokens[0], meld_id=lay.meld_id)
         if action not in legal:
             continue
-        what = f"Meld {format_tokens(lay.tokens)}" if lay.is_meld else \
-            f"Add {format_token(lay.tokens[0])} on m{lay.meld_id}"
         if plan.goes_out:
-            why = "a kalookie: the whole hand goes down this turn" if not \
-                view.turn.opened_before else "every card but one goes down this turn, calling up"
+            why = say("kalookie.why.kalookie") if not view.turn.opened_before \
+                else say("kalookie.why.call-up")
         elif not opened:
-            why = f"your initial meld, {rules.initial_meld} points or more, goes down this turn"
+            why = say("kalookie.why.opening", need=rules.initial_meld)
         elif view.turn.loose and any(t >= JOKER for t in lay.tokens):
-            why = "the released joker goes back into play"
+            why = say("kalookie.why.joker-back")
         else:
-            points = sum(rules.card_value(t) for t in lay.tokens if t < JOKER)
-            why = f"it sheds {points} points from your hand"
-        return action, f"{what}: {why}."
+            why = say("kalookie.why.sheds",
+                      points=sum(rules.card_value(t) for t in lay.tokens if t < JOKER))
+        if lay.is_meld:
+            return action, reason("kalookie.hint.meld", cards=format_tokens(lay.tokens), why=why)
+        return action, reason("kalookie.hint.add", card=format_token(lay.tokens[0]),
+                              id=lay.meld_id, why=why)
     return None
 
 
@@ -331,8 +385,7 @@ def _release(view: View) -> Choice | None:
     if best is None:
         return None
     a = best[1]
-    return a, (f"Swap {format_tokens(a.cards)} for the joker on m{a.meld_id}: the cards leave "
-               "your hand and the joker goes straight into a meld (ruling 7).")
+    return a, reason("kalookie.hint.swap", cards=format_tokens(a.cards), id=a.meld_id)
 
 
 def _dump_threat(view: View) -> float:
@@ -358,12 +411,10 @@ def _place_joker(view: View, know: Knowledge, placing: bool) -> Choice | None:
         return None
     a = best[1]
     if placing:
-        why = "it must go down this turn" if view.turn.loose else \
-            "with it on the table one card is left to call up"
+        why = say("kalookie.why.must-go") if view.turn.loose else say("kalookie.why.one-left")
     else:
-        why = (f"someone may go out soon, and a joker left in hand costs "
-               f"{view.rules.joker_penalty} points")
-    return a, f"Add {format_token(a.card)} on m{a.meld_id}: {why}."
+        why = say("kalookie.why.joker-costs", points=view.rules.joker_penalty)
+    return a, reason("kalookie.hint.add", card=format_token(a.card), id=a.meld_id, why=why)
 
 
 def _obligation(view: View) -> Choice:
@@ -381,10 +432,9 @@ def _obligation(view: View) -> Choice:
 
     lays = [a for a in view.legal if isinstance(a, NewMeld | Add | Swap)]
     if not lays:
-        return view.legal[0], "This is the only thing to do."
+        return view.legal[0], reason("hint.only")
     a = max(lays, key=score)
-    return a, f"{view.names[view.player]} still owes a lay this turn, and this one keeps the " \
-        "turn able to end."
+    return a, reason("kalookie.hint.owed", who=view.names[view.player])
 
 
 # -- discarding -------------------------------------------------------------------------------
@@ -414,9 +464,9 @@ def _discard(view: View, know: Knowledge, deadwood: tuple[int, ...] | None,
     discards = sorted({a.card for a in view.legal if isinstance(a, Discard)})
     me = view.player
     if len(view.hand) == 1:
-        how = "a kalookie" if not view.turn.opened_before else "calling up"
-        return Discard(me, discards[0]), f"Discard {format_card(discards[0])}, your last " \
-            f"card: {how}."
+        how = "kalookie" if not view.turn.opened_before else "call-up"
+        return Discard(me, discards[0]), reason(f"kalookie.hint.discard-last-{how}",
+                                                card=format_card(discards[0]))
     if deadwood is None:
         deadwood = _structure(view, view.hand, view.turn).left
     pool = [c for c in discards if c in deadwood]
@@ -427,21 +477,18 @@ def _discard(view: View, know: Knowledge, deadwood: tuple[int, ...] | None,
     name = format_card(card)
     worst = max(pool, key=lambda c: (view.rules.card_value(c), c))
     if keeping == "wait":
-        why = ("your initial meld waits: every other card is melded, and one more card for "
-               "those melds would make a kalookie")
+        why = say("kalookie.why.wait")
     elif keeping == "hold":
-        why = ("it fits none of your melds, which stay in hand until you can call up, giving "
-               "the others nowhere to build")
+        why = say("kalookie.why.hold")
     elif worst != card and know.danger(worst) >= 3.0:
-        why = f"{format_card(worst)} could help the next player, so {name} goes instead"
+        why = say("kalookie.why.helps-next", other=format_card(worst), card=name)
     elif know.threat >= WAIT_THREAT and view.rules.card_value(card) >= 10:
-        why = f"someone may go out soon, and {name} would cost " \
-            f"{view.rules.card_value(card)} points"
+        why = say("kalookie.why.costly", card=name, points=view.rules.card_value(card))
     elif deadwood and len(pool) < len(deadwood):
-        why = "it is the least useful card outside your melds"
+        why = say("kalookie.why.least-useful")
     else:
-        why = "it fits no meld, and few live cards would complete one with it"
-    return Discard(me, card), f"Discard {name}: {why}."
+        why = say("kalookie.why.fits-none")
+    return Discard(me, card), reason("kalookie.hint.discard", card=name, why=why)
 
 
 def _break_meld(view: View, know: Knowledge, discards: list[int]) -> Choice:
@@ -456,8 +503,7 @@ def _break_meld(view: View, know: Knowledge, discards: list[int]) -> Choice:
             best = (score, c)
     assert best is not None
     card = best[1]
-    return Discard(view.player, card), (f"Discard {format_card(card)}: every card sits in a "
-                                        "meld, and this one costs the hand least.")
+    return Discard(view.player, card), reason("kalookie.hint.break", card=format_card(card))
 
 
 # -- before play and after the hand -----------------------------------------------------------
@@ -473,11 +519,12 @@ def _swap_upcard(view: View, know: Knowledge) -> Choice:
     pool = [c for c in struct.left if c in offered and c != up]
     if (up == JOKER or gain >= TAKE_GAIN) and pool:
         card = _discard_scores(view, know, with_up, pool)[0][1]
-        return SwapUpcard(view.player, card), (f"Swap the upcard {format_card(up)} for "
-                                               f"{format_card(card)}: it completes a meld.")
+        return SwapUpcard(view.player, card), reason("kalookie.hint.swap-upcard",
+                                                     card=format_card(up),
+                                                     other=format_card(card))
     if view.can_pass:
-        return None, f"Keep your hand: the upcard {format_card(up)} completes no meld."
-    return view.legal[0], "This is the only thing to do."
+        return None, reason("kalookie.hint.keep-hand", card=format_card(up))
+    return view.legal[0], reason("hint.only")
 
 
 def _buy_in(view: View) -> Choice:
@@ -485,7 +532,7 @@ def _buy_in(view: View) -> Choice:
     rules = view.rules
     me = view.player
     if not any(isinstance(a, BuyIn) for a in view.legal):
-        return view.legal[0], "This is the only thing to do."
+        return view.legal[0], reason("hint.only")
     n = len(view.names)
     pool = Fraction(rules.initial_stake) * n + Fraction(rules.buy_in) * (
         sum(view.standing.buy_ins) + len(view.bought))
@@ -496,10 +543,8 @@ def _buy_in(view: View) -> Choice:
     later = sum(1 for q in view.queue if q != me)  # may buy in too, to the same total
     chance = mine / (mine + sum(rivals) + 0.5 * later * mine)
     worth = chance * (pool + rules.buy_in) - rules.buy_in
-    odds = f"about a {round(100 * chance)}% chance at a pool of " \
-        f"{format_number(pool + rules.buy_in)}"
+    odds = {"chance": round(100 * chance), "pool": format_number(pool + rules.buy_in),
+            "stake": format_number(rules.buy_in)}
     if worth > 0:
-        return BuyIn(me), (f"Buy in: back to {view.reset_to} points with {odds} is worth the "
-                           f"{format_number(rules.buy_in)} it costs.")
-    return Retire(me), f"Retire: {odds} is not worth the {format_number(rules.buy_in)} a buy-in " \
-        "costs."
+        return BuyIn(me), reason("kalookie.hint.buy-in", points=view.reset_to, **odds)
+    return Retire(me), reason("kalookie.hint.retire", **odds)

@@ -3,7 +3,18 @@ are in :mod:`hoola.games.kalookie.rules` and ``shared/spec/kalookie-rules.md``."
 
 from __future__ import annotations
 
-__all__ = ["HOW_TO_PLAY"]
+from hoola.core.words import phrases
+
+__all__ = ["HOW_TO_PLAY", "PRESET_TITLES"]
+
+PRESET_TITLES = {
+    "british": "British club rules", "williamson": "Williamson's stakes",
+    "swedish": "Swedish Kalooki", "blackpool": "Blackpool rules", "three-deck": "Three packs",
+    "north-american": "North American Kaluki", "scarne": "Scarne's Kaluki",
+}
+"""Each preset's name for people (the lobby, the table's title)."""
+
+phrases({f"preset.kalookie.{name}": title for name, title in PRESET_TITLES.items()})
 
 HOW_TO_PLAY = (
     "Kalookie is a rummy for 2 to 6 players with two packs and two jokers (106 cards). The "

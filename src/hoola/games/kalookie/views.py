@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from hoola.core.cards import format_card
-from hoola.core.table import Moment, Score, Table, Zone
+from hoola.core.table import Moment, Payment, Score, Table, Zone
+from hoola.core.words import Said, phrases, say
 from hoola.games.kalookie.actions import Action, Take, format_action
 from hoola.games.kalookie.amounts import format_number
 from hoola.games.kalookie.cards import format_token
@@ -19,6 +20,29 @@ from hoola.games.kalookie.melds import Meld
 from hoola.games.kalookie.rules import Rules
 from hoola.games.kalookie.scoring import Settlement
 from hoola.games.kalookie.turns import Turn
+
+phrases({
+    "kalookie.void": "The hand is void: no payment, no penalty",
+    "score.penalty": "Penalty",
+    "score.buy-ins": "Buy-ins",
+    "kalookie.won.kalookie": "{who} went kalookie",
+    "kalookie.won.call-up": "{who} called up",
+    "kalookie.decides": "{who} decides to buy in or retire",
+    "kalookie.decide": "Over {target}: buy in for {stake} (back to {reset}) or retire",
+    "kalookie.warn": "Warn that you hold {n} cards",
+    "kalookie.swap": "Swap the upcard for a card of your hand, or let play begin",
+    "kalookie.draw-or-take": "Draw, or take {card}",
+    "kalookie.draw": "Draw from the stock",
+    "kalookie.loose": "Lay the released joker in a meld or an addition",
+    "kalookie.must-lay": "Lay {card} in a meld",
+    "kalookie.opening": "Complete your initial meld ({value} of {need})",
+    "kalookie.turn": "Meld, add, or discard to end the turn",
+    "kalookie.why.pool": "the pool's stake for a call-up",
+    "kalookie.why.pool-kalookie": "the pool's stake for a kalookie",
+    "kalookie.why.points": "{n} penalty points left in hand",
+    "kalookie.why.cards": "{n} cards left in hand, jokers 2",
+    "kalookie.why.x2-kalookie": "×2: kalookie",
+})
 
 __all__ = ["View"]
 
@@ -91,40 +115,72 @@ class View(NamedTuple):
 
     def prompt(self) -> str:
         """What this player is asked to do now, in a few words."""
+        return self.says().text
+
+    def says(self) -> Said:
+        """The prompt as a key and arguments (:mod:`hoola.core.words`)."""
         rules, who = self.rules, self.names
         if self.phase == "over":
             r = self.result
             if r is None or r.winner is None:
-                return "The hand is void: no payment, no penalty"
-            how = "went kalookie" if r.end == "kalookie" else "called up"
-            return f"{who[r.winner]} {how}"
+                return say("kalookie.void")
+            end = "kalookie" if r.end == "kalookie" else "call-up"
+            return say(f"kalookie.won.{end}", who=who[r.winner])
         if self.phase == "decide":
             if self.current != self.player:
-                return f"{who[self.current]} decides to buy in or retire"
-            return (f"Over {rules.target}: buy in for {format_number(rules.buy_in)} (back to "
-                    f"{self.reset_to}) or retire")
-        asks = []
+                return say("kalookie.decides", who=who[self.current])
+            return say("kalookie.decide", target=rules.target,
+                       stake=format_number(rules.buy_in), reset=self.reset_to)
+        asks: list[Said] = []
         if self.warner == self.player:
-            asks.append(f"Warn that you hold {self.hand_sizes[self.player]} cards")
+            asks.append(say("kalookie.warn", n=self.hand_sizes[self.player]))
         if self.swap_window and self.dealer == self.player:
-            asks.append("Swap the upcard for a card of your hand, or let play begin")
+            asks.append(say("kalookie.swap"))
         if self.current == self.player:
             asks.append(self._turn_prompt())
-        return "; ".join(asks) if asks else f"{who[self.current]} to play"
+        if not asks:
+            return say("prompt.to-play", who=who[self.current])
+        said = asks[0]
+        for then in asks[1:]:
+            said = say("prompt.and", first=said, then=then)
+        return said
 
-    def _turn_prompt(self) -> str:
+    def _turn_prompt(self) -> Said:
         rules, turn = self.rules, self.turn
         if not self.drawn:
             top = format_card(self.discards[-1]) if self.discards else ""
-            return f"Draw, or take {top}" if any(isinstance(a, Take) for a in self.legal) \
-                else "Draw from the stock"
+            return say("kalookie.draw-or-take", card=top) \
+                if any(isinstance(a, Take) for a in self.legal) else say("kalookie.draw")
         if turn.loose:
-            return "Lay the released joker in a meld or a build"
+            return say("kalookie.loose")
         if turn.must_lay is not None:
-            return f"Lay {format_card(turn.must_lay)} in a meld"
+            return say("kalookie.must-lay", card=format_card(turn.must_lay))
         if turn.opening(self.opened[self.player]):
-            return f"Complete your initial meld ({turn.value} of {rules.initial_meld})"
-        return "Meld, build, or discard to end the turn"
+            return say("kalookie.opening", value=turn.value, need=rules.initial_meld)
+        return say("kalookie.turn")
+
+    def settlement(self) -> tuple[Payment, ...]:
+        """Who pays the winner how much and why, one line a loser (the engine's amounts)."""
+        r = self.result
+        if r is None or r.winner is None:
+            return ()
+        out = []
+        kalookie = r.end == "kalookie"
+        for q, paid in sorted(r.payments.items()):
+            if q == r.winner or paid == 0:
+                continue
+            why: list[Said]
+            if self.rules.scoring == "pool":
+                why = [say("kalookie.why.pool-kalookie" if kalookie else "kalookie.why.pool")]
+            elif self.rules.scoring == "points":
+                why = [say("kalookie.why.points", n=r.penalty.get(q, 0))]
+            else:
+                why = [say("kalookie.why.cards", n=format_number(-paid // (2 if kalookie
+                                                                          else 1)))]
+                if kalookie:
+                    why.append(say("kalookie.why.x2-kalookie"))
+            out.append(Payment(q, r.winner, format_number(-paid), tuple(why)))
+        return tuple(out)
 
     def table(self) -> Table:
         """The table as data: hands, melds m1.., the discard pile, the stock, scores, the moment."""
@@ -132,31 +188,37 @@ class View(NamedTuple):
         for q, name in enumerate(self.names):
             mine = q == self.player
             cards = self.hand if mine else self.hands[q] if self.hands is not None else None
-            zones.append(Zone(f"hand-{q}", "hand", "Your hand" if mine else f"{name}'s hand",
+            named = say("zone.your-hand") if mine else say("zone.hand", who=name)
+            zones.append(Zone(f"hand-{q}", "hand", named.text, say=named,
                               owner=q, count=self.hand_sizes[q],
                               cards=None if cards is None else tuple(format_token(c)
                                                                      for c in cards),
                               note="" if self.standing.active[q] else "out"))
         for m in self.melds:
-            zones.append(Zone(f"m{m.id}", "meld", f"m{m.id} ({self.names[m.owner]})",
+            named = say("zone.meld", id=m.id, who=self.names[m.owner])
+            zones.append(Zone(f"m{m.id}", "meld", named.text, say=named,
                               owner=m.owner, cards=tuple(format_token(t) for t in m.tokens),
                               note=f"m{m.id}"))
         zones.append(Zone("discard", "discard", "Discard pile",
                           cards=tuple(format_card(c) for c in self.discards)))
         zones.append(Zone("stock", "stock", "Stock", count=self.stock_size))
-        scores = [Score("Penalty", tuple(str(t) for t in self.totals)),
+        scores = [Score("Penalty", tuple(str(t) for t in self.totals), say("score.penalty")),
                   Score("Buy-ins", tuple(str(b + self.bought.count(q)) for q, b in
-                                         enumerate(self.standing.buy_ins)))]
+                                         enumerate(self.standing.buy_ins)),
+                        say("score.buy-ins"))]
         if self.result is not None:
             scores.append(Score("This hand", tuple(
-                format_number(self.result.payments.get(q, 0)) for q in range(self.players))))
+                format_number(self.result.payments.get(q, 0)) for q in range(self.players)),
+                say("score.this-hand")))
+        said = self.says()
         moment = Moment(actors=self.actors(), turn=self.current, phase=self.phase,
-                        prompt=self.prompt(),
+                        prompt=said.text,
                         window="warning" if self.warner is not None else
-                        "upcard-swap" if self.swap_window else None)
+                        "upcard-swap" if self.swap_window else None, say=said)
         log = tuple(_log_line(a, self.names) for a in self.history[-12:])
+        ended = (said,) if self.result is not None else ()
         return Table(zones=tuple(zones), moment=moment, names=self.names, scores=tuple(scores),
-                     log=log)
+                     log=log, settlement=self.settlement(), outcome=ended)
 
     def to_json(self) -> dict[str, Any]:
         """The view as JSON-ready data (cards in notation), holding nothing hidden."""

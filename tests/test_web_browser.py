@@ -30,9 +30,7 @@ import json
 import os
 import re
 import shutil
-import socket
 import tempfile
-import threading
 import time
 import tomllib
 from collections.abc import Iterator
@@ -48,8 +46,8 @@ pytest.importorskip("uvicorn")
 
 from playwright.async_api import Page, async_playwright
 
-from hoola.server.app import create_app
 from hoola.server.store import Store
+from server_client import serve_in_thread
 
 CHROMIUM = shutil.which("chromium")
 
@@ -71,25 +69,8 @@ LONG = 90_000  # ms: the longest any one wait may take on a loaded machine
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Store]]:
     """``hoola serve``'s app under uvicorn in a thread, on a free loopback port."""
-    import uvicorn
-
-    store = Store(f"sqlite:///{tmp_path_factory.mktemp('web') / 'web.db'}")
-    app = create_app(store)
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(64)
-    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not srv.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        assert thread.is_alive(), "the server thread died"
-        time.sleep(0.02)  # polling for the server's own started flag
-    yield f"http://127.0.0.1:{sock.getsockname()[1]}", store
-    srv.should_exit = True
-    thread.join(10)
-    store.close()
+    with serve_in_thread(f"sqlite:///{tmp_path_factory.mktemp('web') / 'web.db'}") as live:
+        yield f"http://127.0.0.1:{live.port}", live.store
 
 
 def run(coro: Any) -> Any:
@@ -281,9 +262,12 @@ async def _glyphs(base: str) -> None:
             return {
                 text: cards.glyphText("Take 8d: it completes (Ks Kh) as 10s, not as"),
                 line: li.textContent, spans: li.querySelectorAll(".log-card").length,
-                sedma: touches.tableTitle("capture", "Capture games", "sedma"),
-                croatian: touches.tableTitle("capture", "Capture games", "sedmice-croatian"),
-                kalookie: touches.tableTitle("kalookie", "Kalookie", "british"),
+                sedma: touches.tableTitle("capture", "Capture games", "sedma",
+                    {name: "sedma", title: "Sedma", is_game: true}),
+                croatian: touches.tableTitle("capture", "Capture games", "sedmice-croatian",
+                    {name: "sedmice-croatian", title: "Croatian Sedmice", is_game: true}),
+                kalookie: touches.tableTitle("kalookie", "Kalookie", "british",
+                    {name: "british", title: "British club rules", is_game: false}),
             };
         }""")
         assert got["text"] == "Take 8\u2666: it completes (K\u2660 K\u2665) as 10\u2660, not as"
@@ -291,7 +275,7 @@ async def _glyphs(base: str) -> None:
                                "J\u2665 Q\u2665 K\u2665 A\u2665; JK=7\u2665. 10\u2666")
         assert got["spans"] == 8
         assert (got["sedma"], got["croatian"]) == ("Sedma", "Croatian Sedmice")
-        assert got["kalookie"] == "Kalookie \u00b7 british"
+        assert got["kalookie"] == "Kalookie \u00b7 British club rules"
         # The replay's buttons are drawn, not characters a font may lack.
         made = _table(base, "capture", [{"bot": "random"}], seed=3, preset="sedma")
         await page.goto(f"{base}/replay/{made['table_id']}")
@@ -321,7 +305,7 @@ async def _hoola(base: str, store: Store) -> None:
         await alice.select_option('#c-seats select[name="seat-1"]', "")
         await alice.select_option('#c-seats select[name="seat-2"]', "medium")
         await alice.select_option('#c-seats select[name="seat-3"]', "medium")
-        await alice.click("details summary")
+        await alice.click("details:has(#c-turn) > summary")
         await alice.fill("#c-turn", "0")
         await alice.fill("#c-claim", "1.5")
         await alice.fill("#c-delay", "0.05")
@@ -443,8 +427,9 @@ async def _hoola(base: str, store: Store) -> None:
                 values = list(figures.values())
                 assert Fraction(values[0]) == Fraction(str(result["points"][name]))
                 assert Fraction(values[1]) == Fraction(str(result["payments"][name]))
-        lines = await alice.locator(".settlement-lines li").all_text_contents()
-        assert any("Payments" in line for line in lines), lines
+        # Who pays whom and why: one line a payment, each with its reason.
+        whys = await alice.locator("#payments tr.payment td.why").all_text_contents()
+        assert whys and all(whys), whys
         await alice.screenshot(path=str(SHOTS / "hoola-result-desktop.png"))
 
         # The replay of the finished game: step by step, as a seat saw it or all hands open.
@@ -461,7 +446,7 @@ async def _hoola(base: str, store: Store) -> None:
         await replay.wait_for_function("window.hoolaReplay.snapshot().seat === 0")
         assert await replay.locator("#others .seat .hidden-card").count() > 0
         await replay.keyboard.press("End")
-        await replay.wait_for_selector("#r-settlement:not([hidden]) li")
+        await replay.wait_for_selector("#r-settlement:not([hidden]) #payments tr.payment")
         await replay.screenshot(path=str(SHOTS / "replay-desktop.png"))
         for name in ("lobby-desktop", "hoola-desktop", "hoola-phone", "hoola-result-desktop",
                      "replay-desktop"):
@@ -558,8 +543,11 @@ async def _sedma(base: str) -> None:
         moves = 0
         stops = 0
         for _ in range(200):
-            state = await wait_ready(page)
-            if state["status"] == "over" or state["deal"] > 1:
+            # The practice's next hand waits while the result is shown (between: the pause).
+            await page.wait_for_function(READY[:-1] + " || !!window.hoola.state().between)",
+                                         timeout=LONG, polling=50)
+            state = await page.evaluate("window.hoola.state()")
+            if state["status"] == "over" or state["deal"] > 1 or state.get("between"):
                 break  # the practice plays a whole match: its first hand is enough here
             legal: list[str] = state["view"]["legal"]
             counter = state["counter"]
@@ -588,10 +576,10 @@ async def _sedma(base: str) -> None:
         else:
             raise AssertionError("the Sedma hand did not end")
         assert moves >= 4
-        # The hand's result, shown while the next hand is dealt: the settlement told.
+        # The hand's result, shown while the next hand waits: the settlement told.
         await page.wait_for_selector("#result:not([hidden]) #settlement")
         assert await page.text_content("#result-title") == "Deal 1 is over"
-        await page.wait_for_selector("#result .settlement-lines li")
+        await page.wait_for_selector("#result #payments tr.payment")
         await no_card_codes(page)
         assert not page.errors, page.errors  # type: ignore[attr-defined]
         await browser.close()
@@ -641,9 +629,12 @@ async def _mission(base: str) -> None:
         assert await line.get_attribute("data-outcome") == outcome
         assert f"Mission {mission['feat']} ×{mission['multiplier']} {outcome}" in \
             (await line.inner_text())
-        told = await page.locator("#result .settlement-lines li").all_text_contents()
-        assert any(t.startswith(f"Mission {mission['feat']} ×{mission['multiplier']}") and
-                   outcome in t for t in told), told
+        # An achieved mission multiplies every payment to the winner: the settlement table
+        # says so on each line; a failed one changes nothing there.
+        told = await page.locator("#result #payments td.why").all_text_contents()
+        times = f"×{mission['multiplier']}: mission achieved"
+        assert all(times in t for t in told) if outcome == "achieved" else \
+            not any(times in t for t in told), told
         await page.click("#result-close")  # the table behind, in Korean, then the result again
         await page.click("#lang")
         korean_word = "성공" if outcome == "achieved" else "실패"

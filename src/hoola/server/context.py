@@ -17,6 +17,7 @@ from typing import Any
 
 from starlette.requests import HTTPConnection
 
+from hoola.server.accounts import Accounts
 from hoola.server.hub import Hub
 from hoola.server.limits import Guard, Limits
 from hoola.server.metrics import Metrics
@@ -43,6 +44,7 @@ class Server:
     rate: float | None = None  # a socket's messages a second (None: the protocol's default)
     burst: int | None = None
     lan: str | None = None  # this machine's LAN address, when listening on every interface
+    accounts: Accounts | None = None  # the accounts and their sessions (create_app makes them)
 
     def invite_origin(self, conn: HTTPConnection) -> str:
         """The origin invite links name, for the browser that asked (see
@@ -147,6 +149,7 @@ def summary(store: Store, row: TableRow, invite: bool = False) -> dict[str, Any]
     out: dict[str, Any] = {
         "table_id": row.id, "game": c["game"], "rules": c["preset"], "options": c["options"],
         "status": row.status, "deals": c.get("deals"), "created": row.created,
+        "rated": bool(c.get("rated")),
         "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "bot": s.bot}
                   for s in store.seats(row.id)]}
     if invite:

@@ -28,7 +28,8 @@ __all__ = ["ALWAYS", "STATUS", "Error", "document", "install", "responses"]
 log = logging.getLogger("hoola.server")
 
 STATUS = {"no-table": 404, "bad-token": 403, "not-host": 403, "too-large": 413,
-          "rate-limited": 429, "unavailable": 503}
+          "rate-limited": 429, "unavailable": 503, "not-signed-in": 401, "bad-sign-in": 401,
+          "bad-origin": 403, "not-your-seat": 403, "no-account": 404}
 """The HTTP status of a refusal's code; any other code is 400."""
 
 
@@ -43,8 +44,11 @@ class Error(BaseModel):
 _MEANINGS = {
     400: "Refused: the request breaks a rule of the game or the table (or its body is not "
          "JSON this server reads: bad-json)",
-    403: "Not yours: the token is not the host's, or holds no seat here",
-    404: "There is no such table (no-table)",
+    401: "Not signed in (not-signed-in), or a name and password that match no account "
+         "(bad-sign-in)",
+    403: "Not yours: the token is not the host's, or holds no seat here; the seat is another "
+         "account's (not-your-seat); the request came from another site (bad-origin)",
+    404: "There is no such table (no-table) or account (no-account)",
     408: "The request's body did not arrive in time (timeout); the connection is closed",
     413: "The request's body is too large (too-large); the connection is closed",
     422: "The request does not match its schema (bad-request)",

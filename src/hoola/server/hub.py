@@ -48,7 +48,8 @@ log = logging.getLogger("hoola.server")
 
 LEASE_SECONDS = 5.0
 """How long a table's owner may go silent before another process takes the table over."""
-OPS = ("start", "join", "seat_bot", "leave", "submit", "chat", "connect", "announce", "message")
+OPS = ("start", "join", "seat_bot", "leave", "submit", "chat", "connect", "announce", "message",
+       "go_on", "rematch_made")
 """What may be asked of a table's owner."""
 _ALL, _SPECTATORS = -2, -1
 RECONNECT_SECONDS = (0.1, 2.0)
@@ -136,6 +137,10 @@ class Hub:
         self.redis_up = True
         self.redis_errors = 0  # Redis requests that failed, since the start
         self.on_stored: Callable[[], None] = lambda: None  # an action was stored (metrics)
+        # A table's game has ended (the ratings); StoreUnavailable makes the room try again.
+        self.on_over: Callable[[Room], None] = lambda room: None
+        # What a table is played by: a plain room, or one of a tournament's (tournaments).
+        self.make_room: Callable[..., Room] = Room
         self._redis_errors: tuple[type[BaseException], ...] = (OSError,)
 
     # -- life ---------------------------------------------------------------------------------
@@ -380,11 +385,12 @@ class Hub:
         if tid in self.rooms:  # taken meanwhile by another request of this process
             return self.rooms[tid]
         try:
-            room = Room(row, self.store.seats(tid), self.store, self.sender(tid),
-                        bots=self.bots, externals=self.externals)
+            room = self.make_room(row, self.store.seats(tid), self.store, self.sender(tid),
+                                  bots=self.bots, externals=self.externals)
             room.on_lost = lambda: self._drop(tid)
             room.may_write = lambda: self.may_write(tid)
             room.on_stored = self.on_stored
+            room.on_over = lambda: self.on_over(room)
             room.watched = lambda: self.redis is not None or bool(
                 self.conns.get(tid, {}).get(_SPECTATORS))
             if self.redis is None:

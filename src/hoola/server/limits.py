@@ -8,7 +8,9 @@
   soon as a chunked body passes the size; 408 ``timeout`` when the body stalls).
 - :class:`Guard` holds one process's per-address and per-table counters: WebSocket connections
   per address, spectators per table, chat lines per address and per table, table creation per
-  address (a token bucket and a cap on tables waiting for players).
+  address (a token bucket and a cap on tables waiting for players), and per account alike
+  (:mod:`hoola.server.tables`); sign-ins and sign-ups are counted by
+  :class:`~hoola.server.accounts.Accounts` with the same buckets.
 
 A limit of 0 is no limit. Addresses are the ASGI scope's client, so behind a proxy every client
 comes from the proxy's address unless uvicorn takes them from its ``X-Forwarded-For`` (trusted
@@ -82,6 +84,18 @@ class Limits:
     """Tables made from one address (since this process started) still waiting for players."""
     lobby_waiting_per_creator: int = 3
     """Waiting tables the lobby lists per creator, newest first, beside those with people."""
+    signins_per_minute: float = 20.0
+    """Sign-ins one client address may try a minute, on average ..."""
+    signins_burst: int = 10
+    """... in bursts of this many."""
+    account_signins_per_minute: float = 6.0
+    """Sign-ins to one account name a minute, from anywhere, on average ..."""
+    account_signins_burst: int = 5
+    """... in bursts of this many."""
+    signups_per_minute: float = 5.0
+    """Accounts (guests too) one client address may make a minute, on average ..."""
+    signups_burst: int = 10
+    """... in bursts of this many."""
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -93,7 +107,10 @@ class Limits:
                 raise ValueError(f"the limit {f.name} is a whole number, not {value!r}")
         for rate, burst in (("chat_per_minute", "chat_burst"),
                             ("table_chat_per_minute", "table_chat_burst"),
-                            ("tables_per_minute", "tables_burst")):
+                            ("tables_per_minute", "tables_burst"),
+                            ("signins_per_minute", "signins_burst"),
+                            ("account_signins_per_minute", "account_signins_burst"),
+                            ("signups_per_minute", "signups_burst")):
             if getattr(self, rate) and not getattr(self, burst):
                 raise ValueError(f"{rate} needs a {burst} of 1 or more")
 

@@ -22,6 +22,9 @@ from fastapi import APIRouter, Depends, FastAPI, Header, Request
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
+from hoola.core.errors import HoolaError
+from hoola.core.registry import game_and_preset
+from hoola.core.rulebook import rules_data
 from hoola.server.context import Server, server
 from hoola.server.errors import responses
 from hoola.server.replay import hint
@@ -67,6 +70,21 @@ def replay_page(tid: str) -> FileResponse:
     return _page("replay.html")
 
 
+@router.get("/api/rules/{game}", responses=responses(400))
+def rules_book(game: str, preset: str | None = None) -> dict[str, Any]:
+    """A game's presets (title, meaning, source, what each sets) and options (meaning, allowed
+    values, the value under ``preset``), as ``hoola rules GAME --json`` prints them: the
+    lobby's form is drawn from it."""
+    try:
+        found, named = game_and_preset(game, preset)
+    except HoolaError as exc:
+        raise RoomError(exc.message, "no-game") from exc
+    try:
+        return rules_data(found, named or found.default_preset)
+    except HoolaError as exc:
+        raise RoomError(exc.message, "bad-rules") from exc
+
+
 @router.get("/api/time", responses=responses())
 def clock() -> dict[str, float]:
     """The server's clock (Unix seconds): the deadlines in ``state`` messages are on it."""
@@ -90,4 +108,6 @@ def ask_hint(tid: str, srv: Context,
         raise RoomError("a hint is for a seat: send its token", "bad-token")
     if row.status != "playing":
         raise RoomError("the game is not in play", "not-playing")
+    if row.config.get("rated"):  # the expert's advice would be the expert's rating
+        raise RoomError("a rated game is played without hints", "rated-hint")
     return hint(row, srv.store.actions(tid), mine)

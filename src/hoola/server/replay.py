@@ -32,6 +32,7 @@ from hoola.core.errors import HoolaError
 from hoola.core.game import Game, GameState, Match
 from hoola.core.registry import get_game
 from hoola.core.table import Moment, Table, Zone
+from hoola.core.words import Reason, say
 from hoola.server.store import ActionRow, TableRow
 
 __all__ = ["Replay", "ReplayError", "hint", "merged_table", "replay_of", "settlement_lines"]
@@ -191,19 +192,23 @@ def merged_table(tables: Sequence[Table], names: Sequence[str]) -> Table:
                 if seen is not None:
                     cards = seen
                     break
-        label = zone.label
+        label, said = zone.label, zone.say
         if zone.kind == "hand" and zone.owner is not None and zone.owner < len(names):
-            label = f"{names[zone.owner]}'s hand"
+            said = say("zone.hand", who=names[zone.owner])
+            label = said.text
         zones.append(Zone(zone.id, zone.kind, label, zone.owner, cards,
-                          zone.count if cards is None else len(cards), zone.note))
+                          zone.count if cards is None else len(cards), zone.note, said))
     m = first.moment
     who = ", ".join(names[q] for q in m.actors if q < len(names))
+    said = tables[m.turn].moment.say if m.phase == "over" and m.turn is not None \
+        and m.turn < len(tables) else say("prompt.to-act", who=who) if who else m.say
     moment = Moment(actors=m.actors, turn=m.turn, phase=m.phase,
                     prompt=(tables[m.turn].moment.prompt if m.phase == "over" and m.turn is not None
                             and m.turn < len(tables) else f"{who} to act" if who else m.prompt),
-                    window=m.window, deadline=m.deadline)
+                    window=m.window, deadline=m.deadline, say=said)
     return Table(zones=tuple(zones), moment=moment, names=tuple(names), scores=first.scores,
-                 teams=first.teams, log=first.log)
+                 teams=first.teams, log=first.log, settlement=first.settlement,
+                 outcome=first.outcome)
 
 
 _CACHE: OrderedDict[tuple[str, str, int], Replay] = OrderedDict()
@@ -225,6 +230,9 @@ def replay_of(row: TableRow, actions: Sequence[ActionRow]) -> Replay:
         while len(_CACHE) > 16:
             _CACHE.popitem(last=False)
     return replay
+
+
+_RULING = re.compile(r"\s*\((?:see )?rulings? [0-9, and]+\)")
 
 
 def hint(row: TableRow, actions: Sequence[ActionRow], seat: int) -> dict[str, Any]:
@@ -253,4 +261,8 @@ def hint(row: TableRow, actions: Sequence[ActionRow], seat: int) -> dict[str, An
     text = None if action is None else state.format(action)
     if action is None and not why:
         why = "Let it pass."
-    return {"action": text, "why": why}
+    # A hint is for a player at the table: the rulings' numbers are for the rule book. A reason
+    # given as a key (:class:`~hoola.core.words.Reason`) goes with it, for the page's language.
+    said = why.said.to_json() if isinstance(why, Reason) else None
+    why = _RULING.sub("", why)
+    return {"action": text, "why": why, "say": said}

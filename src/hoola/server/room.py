@@ -18,6 +18,7 @@ import logging
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from hoola.core import flow
@@ -36,11 +37,16 @@ from hoola.server.store import (
 )
 from hoola.server.views import seat_message, spectator_message
 
-__all__ = ["Room", "RoomError", "Send"]
+__all__ = ["Between", "Room", "RoomError", "Send"]
 
 CLAIM_SECONDS = 5.0
 """How long a claim window stays open unless the table says otherwise: time for a person to see
 the discard, see that it fits, and press (the rules' online play gives five seconds)."""
+
+RESULT_SECONDS = 0.0
+"""How long the next deal waits, unless the table says otherwise, for the people to read the
+result of the last one (the browser's tables wait twenty seconds); a person's Continue ends
+their wait, everyone's ends the table's."""
 
 RESUME_GRACE = 15.0
 """Seconds a person has to come back after the table is rebuilt (a restart) before a bot stands
@@ -60,6 +66,20 @@ class RoomError(HoolaError):
     """A request the table refuses; ``code`` and message go back to the client."""
 
     code = "refused"
+
+
+@dataclass
+class Between:
+    """The pause between two deals: the finished deal (its index), until when the next one
+    waits (Unix time), and the people it still waits for."""
+
+    deal: int
+    deadline: float
+    waiting: set[int] = field(default_factory=set)
+
+    def to_json(self) -> dict[str, Any]:
+        """The pause as the state messages tell it."""
+        return {"deal": self.deal, "deadline": self.deadline, "waiting": sorted(self.waiting)}
 
 
 class Room:
@@ -93,7 +113,11 @@ class Room:
         self.grace_until = 0.0
         self.may_write: Callable[[], bool] = lambda: True  # False: another may own the table
         self.on_stored: Callable[[], None] = lambda: None  # an action was stored
+        self.on_over: Callable[[], None] = lambda: None  # the game ended: its result is rated
         self.halts = 0  # writes refused in a row: the table waits longer before each retry
+        # Between two deals, the next one waits for the people to read the result: not a game
+        # action, so not stored; a table rebuilt in the pause starts its countdown afresh.
+        self.between: Between | None = None
 
     # -- configuration ------------------------------------------------------------------------
 
@@ -122,6 +146,8 @@ class Room:
         self._deal_first()
         for row in self.store.actions(self.id):
             assert self.state is not None
+            if self.state.is_over:
+                self._deal_next()  # the pause ended before this action was taken
             self.state.apply(self.state.parse(row.text))
             self.stored = row.seq
             self.counter += 1
@@ -129,6 +155,8 @@ class Room:
                 self._after_deal()
         if stored == "playing" and self.status == "over":
             self.store.set_status(self.id, "over")  # stopped between the last action and this
+        if self.status == "playing" and self.state is not None and self.state.is_over:
+            self._pause()  # stopped between two deals: the countdown starts again
         # The people were cut off by the restart, not gone: give them time to come back before
         # a bot stands in for them.
         self.grace_until = time.time() + RESUME_GRACE
@@ -153,15 +181,31 @@ class Room:
         self.counter = 1
 
     def _after_deal(self) -> None:
-        """Fold the finished deal into the match; deal again, or end the game."""
+        """Fold the finished deal into the match, or end the game; the next deal is dealt by
+        :meth:`_deal_next`, after the pause for the result (:meth:`_pause`)."""
         assert self.match is not None and self.state is not None
         self.match.finish_deal()
         limit = self.config.get("deals")
         if self.match.is_over or (isinstance(limit, int) and len(self.match.deals) >= limit):
             self.status = "over"
-            return
+
+    def _deal_next(self) -> None:
+        assert self.match is not None
+        self.between = None
         self.state = self.match.new_deal()
         self.counter += 1
+
+    def _pause(self) -> None:
+        """Hold the next deal for the people at the table to read the result: until each has
+        pressed Continue or the table's ``result_seconds`` ran out. Bots never wait: a table
+        without people deals at once."""
+        assert self.match is not None
+        seconds = self.setting("result_seconds", RESULT_SECONDS)
+        people = {q for q, s in self.seats.items() if s.kind == "person" and not s.leaving}
+        if seconds <= 0 or not people:
+            self._deal_next()
+            return
+        self.between = Between(len(self.match.deals) - 1, time.time() + seconds, people)
 
     # -- the protocol's requests ---------------------------------------------------------------
 
@@ -192,6 +236,9 @@ class Room:
 
     def _submit(self, seat: int, text: str | None, counter: Any) -> None:
         state, moment = self.state, self.moment
+        if self.between is not None:
+            raise RoomError("the deal is over: the next one is dealt when everyone has seen "
+                            "the result", "between-deals")
         if self.status != "playing" or state is None or moment is None:
             raise RoomError("the game is not in play", "not-playing")
         if not isinstance(counter, int) or isinstance(counter, bool) or counter != self.counter:
@@ -265,6 +312,8 @@ class Room:
         if state.is_over:
             self._after_deal()
             self._apply_leaving()
+            if self.status == "playing":
+                self._pause()
             if self.status == "over":
                 saved = self._save_over()
                 for player in self.players.values():
@@ -296,6 +345,7 @@ class Room:
         action is stored: a rebuild finds the game over whatever the status says.)"""
         try:
             self.store.set_status(self.id, "over")
+            self.on_over()
         except StoreUnavailable:
             return False
         return True
@@ -313,6 +363,11 @@ class Room:
         self.tasks.clear()
         if self.status != "playing" or state is None:
             self.moment = None
+            self._announce()
+            return
+        if self.between is not None:
+            self.moment = None
+            self._later(self.between.deadline - time.time(), self._end_pause, self.between.deal)
             self._announce()
             return
         # While the table shows a window every seat that may let it pass is in it (flow), and
@@ -360,6 +415,26 @@ class Room:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
+    async def go_on(self, seat: int) -> None:
+        """A person has read the result between two deals (Continue): the next deal comes when
+        every person has, or when the pause runs out. After the pause, nothing to do."""
+        async with self.lock:
+            between = self.between
+            if between is None or seat not in between.waiting:
+                return
+            between.waiting.discard(seat)
+            if between.waiting:
+                self._announce()
+                return
+            self._deal_next()
+            self._open_moment()
+
+    async def _end_pause(self, deal: int) -> None:
+        async with self.lock:
+            if self.between is not None and self.between.deal == deal:
+                self._deal_next()
+                self._open_moment()
+
     async def _close_window(self, counter: int) -> None:
         async with self.lock:
             moment = self.moment
@@ -400,8 +475,13 @@ class Room:
                     self._later(moment.turn_deadline - time.time(), self._bot_decides, counter,
                                 seat, 0.0)
                 return
+            text = None if action is None else state.format(action)
             with contextlib.suppress(HoolaError):  # the moment moved on (a window closed)
-                self._submit(seat, None if action is None else state.format(action), counter)
+                self._submit(seat, text, counter)
+                if self.seats[seat].kind == "person" and seat not in moment.passers:
+                    # A bot played a person's turn: the whole table is told, and why.
+                    self.send(-2, {"type": "standin", "seat": seat, "name": self.names[seat],
+                                   "reason": "away" if absent else "time", "action": text})
 
     def _player(self, seat: int) -> Player:
         if seat not in self.players:
@@ -489,6 +569,10 @@ class Room:
                 with contextlib.suppress(StoreUnavailable):
                     self._set_seat(SeatRow(q, "bot", s.name,
                                            self.config.get("leave_bot", "expert"), None, False))
+
+    def rematch_made(self, table: str) -> None:
+        """Tell every page of this finished table that its rematch is table ``table``."""
+        self.send(-2, {"type": "rematch", "table_id": table})
 
     def announce(self) -> None:
         """Send every seat and the spectators the table as they may see it."""

@@ -112,6 +112,8 @@ async def play(ws: WebSocket, tid: str, srv: Annotated[Server, Depends(server)])
         row = srv.table(tid)
         if "token" in hello:
             seat = srv.seat_of(tid, hello["token"])
+            if srv.accounts is not None:  # a rated seat is played by its account's session
+                srv.accounts.check_holder(tid, row.config, seat, ws)
             conn.held = digest(hello["token"])
         else:
             invite = hello.get("invite")
@@ -233,10 +235,14 @@ async def _handle(srv: Server, tid: str, seat: int | None, conn: Connection,
                 raise RoomError("a chat line is some plain text", "bad-chat")
             srv.guard.chat(conn.address, tid)  # refused: neither relayed nor stored
             await hub.call(tid, "chat", seat=seat, text=text)
+        elif kind == "continue":  # the result between two deals read: the next may come
+            if seat is None:
+                raise RoomError("spectators watch; they do not act", "spectator")
+            await hub.call(tid, "go_on", seat=seat)
         elif kind == "state":  # to the asker alone: no client makes the table announce to all
             conn.push(await hub.call(tid, "message", seat=seat))
         else:
-            raise RoomError(f"unknown message type {str(kind)[:20]!r}: hello, act, pass, chat, "
-                            "state, ping", "bad-type")
+            raise RoomError(f"unknown message type {str(kind)[:20]!r}: hello, act, pass, "
+                            "continue, chat, state, ping", "bad-type")
     except HoolaError as exc:
         conn.push(_error(exc.code, exc.message))

@@ -3,7 +3,9 @@
 A table's row holds what it was created with (game, preset, options, seats, seed, timers); its
 actions are rows in the order they were accepted, each stored before it is announced, so a table
 is rebuilt from them after a restart (:mod:`hoola.server.room`). Tokens are kept only as SHA-256
-digests: a stolen database file gives no seat away.
+digests: a stolen database file gives no seat away. The accounts, their sessions (digests too),
+the seats they hold, the rated results and the ratings are tables of the same database
+(:mod:`hoola.server.accounts`, :mod:`hoola.server.ratings`).
 
 >>> store = Store("sqlite://")
 >>> tid = store.create_table({"game": "hoola"}, host_digest=digest("t"), invite="inv")
@@ -19,7 +21,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,6 +88,60 @@ chat = sa.Table(
     sa.Column("name", sa.String(64), nullable=False),
     sa.Column("text", sa.String(300), nullable=False),
     sa.Column("at", sa.Float, nullable=False),
+)
+
+
+# -- accounts and ratings (:mod:`hoola.server.accounts`, :mod:`hoola.server.ratings`) ----------
+
+accounts = sa.Table(
+    "accounts", metadata,
+    sa.Column("id", sa.String(24), primary_key=True),
+    sa.Column("name", sa.String(24), nullable=False),
+    sa.Column("name_key", sa.String(24), nullable=False, unique=True),  # the name, lower case
+    sa.Column("password", sa.String(200), nullable=True),  # an argon2 hash; None for a guest
+    sa.Column("guest", sa.Boolean, nullable=False, default=False),
+    sa.Column("created", sa.Float, nullable=False),
+)
+
+sessions = sa.Table(
+    "sessions", metadata,
+    sa.Column("digest", sa.String(64), primary_key=True),  # of the cookie's token, as seats'
+    sa.Column("account_id", sa.String(24), sa.ForeignKey("accounts.id"), nullable=False,
+              index=True),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("expires", sa.Float, nullable=False),
+)
+
+seat_accounts = sa.Table(
+    "seat_accounts", metadata,
+    sa.Column("table_id", sa.String(24), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("account_id", sa.String(24), sa.ForeignKey("accounts.id"), primary_key=True,
+              index=True),
+    sa.Column("seat", sa.Integer, nullable=True),  # None while the seat is being taken
+)
+
+results = sa.Table(
+    "results", metadata,
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=True),  # the rating order
+    sa.Column("table_id", sa.String(24), sa.ForeignKey("tables.id"), nullable=False,
+              unique=True),
+    sa.Column("game", sa.String(32), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("places", sa.Text, nullable=False),  # JSON: each seat's place, 0 the first
+    sa.Column("entrants", sa.Text, nullable=False),  # JSON: each seat's account, bot or null
+    sa.Column("changes", sa.Text, nullable=False),  # JSON: account -> [mu, sigma, mu', sigma']
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+ratings = sa.Table(
+    "ratings", metadata,
+    sa.Column("account_id", sa.String(24), sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("game", sa.String(32), primary_key=True),
+    sa.Column("players", sa.Integer, primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("updated", sa.Float, nullable=False),
 )
 
 
@@ -195,6 +251,24 @@ class Store:
             raise self._refused("read", what, exc) from exc
         self._served("read")
 
+    @contextlib.contextmanager
+    def writing(self, what: str) -> Iterator[sa.Connection]:
+        """A transaction of the other modules' tables here (accounts, ratings): a refusal is
+        :class:`StoreUnavailable` as for the tables, a key already taken (a name, a result)
+        the ``IntegrityError`` itself, for the caller to name."""
+        try:
+            with self.engine.begin() as db:
+                yield db
+        except sa.exc.IntegrityError:
+            raise
+        except (sa.exc.SQLAlchemyError, OSError) as exc:
+            raise self._refused("write", what, exc) from exc
+        self._served("write")
+
+    def reading(self, what: str) -> contextlib.AbstractContextManager[sa.Connection]:
+        """A connection that reads the other modules' tables here (accounts, ratings)."""
+        return self._reading(what)
+
     def _refused(self, kind: str, what: str, exc: BaseException) -> StoreUnavailable:
         self.errors += 1
         if kind not in self.failing:
@@ -214,8 +288,10 @@ class Store:
     # -- tables -------------------------------------------------------------------------------
 
     def create_table(self, config: dict[str, Any], *, host_digest: str, invite: str,
-                     seat_rows: Sequence[SeatRow] = ()) -> str:
-        """A new table with its seats; returns its id."""
+                     seat_rows: Sequence[SeatRow] = (),
+                     holders: Mapping[int, str] | None = None) -> str:
+        """A new table with its seats, ``holders`` the accounts that hold seats (seat ->
+        account id), in one transaction; returns its id."""
         tid = secrets.token_urlsafe(9)
         with self._writing("a new table") as db:
             db.execute(tables.insert().values(id=tid, config=json.dumps(config), status="waiting",
@@ -225,6 +301,9 @@ class Store:
                 db.execute(seats.insert().values(table_id=tid, seat=s.seat, kind=s.kind,
                                                  name=s.name, bot=s.bot,
                                                  token_digest=s.token_digest, leaving=s.leaving))
+            for seat, account in (holders or {}).items():
+                db.execute(seat_accounts.insert().values(table_id=tid, account_id=account,
+                                                         seat=seat))
         return tid
 
     def table(self, tid: str) -> TableRow | None:

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from hoola.core.game import Game, GameState, Match
 from hoola.core.table import Moment, Table, Zone
+from hoola.core.words import say
 from hoola.server.store import SeatRow
 
 __all__ = ["PROTOCOL", "Played", "Waiting", "public_table", "seat_message", "spectator_message"]
@@ -67,6 +68,9 @@ class Played(Protocol):
     def names(self) -> tuple[str, ...]: ...
     @property
     def n(self) -> int: ...
+    @property
+    def between(self) -> Any:
+        """The pause between two deals (``to_json()``), or None."""
 
 
 @dataclasses.dataclass
@@ -126,6 +130,7 @@ def _common(room: Played, seat: int | None) -> dict[str, Any]:
         "moment": _moment(room, seat),
         "scoreboard": _memo(room).scoreboard,
         "teams": _teams(room),
+        "between": room.between.to_json() if room.between is not None else None,
     }
 
 
@@ -190,10 +195,11 @@ def public_table(tables: list[Table], names: tuple[str, ...]) -> Table:
                     cards = None
             except KeyError:
                 cards = None
-        label = zone.label
+        label, said = zone.label, zone.say
         if zone.kind == "hand" and zone.owner is not None and zone.owner < len(names):
-            label = f"{names[zone.owner]}'s hand"
-        zones.append(dataclasses.replace(zone, cards=cards, label=label,
+            said = say("zone.hand", who=names[zone.owner])
+            label = said.text
+        zones.append(dataclasses.replace(zone, cards=cards, label=label, say=said,
                                          count=zone.count if cards is None else len(cards)))
     log = tuple(line for i, line in enumerate(first.log)
                 if all(i < len(t.log) and t.log[i] == line for t in tables[1:]))
@@ -202,7 +208,8 @@ def public_table(tables: list[Table], names: tuple[str, ...]) -> Table:
     actors = tuple(q for q in m.actors if all(q in t.moment.actors for t in tables[1:]))
     who = ", ".join(names[q] for q in actors if q < len(names))
     moment = Moment(actors=actors, turn=m.turn, phase=m.phase,
-                    prompt=f"{who} to act" if who else "", window=m.window, deadline=m.deadline)
+                    prompt=f"{who} to act" if who else "", window=m.window, deadline=m.deadline,
+                    say=say("prompt.to-act", who=who) if who else None)
     scores = tuple(s for s in first.scores if all(s in t.scores for t in tables[1:]))
     return Table(zones=tuple(zones), moment=moment, names=names, scores=scores,
-                 teams=first.teams, log=log)
+                 teams=first.teams, log=log, settlement=first.settlement, outcome=first.outcome)

@@ -69,6 +69,9 @@ export function wsUrl(tid) {
   return `${scheme}://${location.host}/ws/${encodeURIComponent(tid)}`;
 }
 
+/** The bot strengths a person chooses from (the engine's kinds stay for the API and tests). */
+export const BOT_LEVELS = ["beginner", "easy", "medium", "hard", "master"];
+
 export const BOT_KINDS = ["beginner", "easy", "medium", "hard", "master", "random", "expert",
   "ismcts"];
 

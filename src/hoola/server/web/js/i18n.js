@@ -46,7 +46,48 @@ const EN = {
   "r.title": "Replay", "r.all": "All hands open", "r.as": "As {name} saw it",
   "r.deal": "Deal {n}", "r.step": "Step {k} of {n}", "r.play": "Play", "r.pause": "Pause",
   "r.dealt": "Dealt",
-  "k.help": "Keys: 1–9 pick cards · Enter play · Esc pass/clear · s sort · h hints",
+  "k.help": "Keys: 1–9, 0 pick cards (with Shift: 11–20) · Enter play · Esc pass/clear · s sort · h hints",
+  // Tournaments (tournament.js, tournament-lobby.js)
+  "tn.title": "Tournaments", "tn.none": "No tournaments yet.", "tn.create": "Create a tournament",
+  "tn.format": "Format", "tn.swiss": "Swiss", "tn.knockout": "Knockout",
+  "tn.blackpool": "Blackpool (Kalookie)", "tn.entrants": "Entrants",
+  "tn.bots": "Bots take the places left", "tn.nobots": "People only",
+  "tn.tablesize": "Players a table", "tn.rounds": "Rounds", "tn.deals": "Most deals a table",
+  "tn.name": "Tournament name", "tn.options": "Rule options (JSON)", "tn.go": "Create tournament",
+  "tn.open": "open for entries", "tn.playing": "in play", "tn.over": "over", "tn.view": "Open",
+  "tn.entered": "{n} of {m} entered", "tn.enter": "Enter", "tn.start": "Start the tournament",
+  "tn.startnote": "Bots ({b}) take the places left.", "tn.standings": "Standings",
+  "tn.player": "Player", "tn.points": "Points", "tn.money": "Money", "tn.tables": "Tables",
+  "tn.table": "Table {n}", "tn.stage.round": "Round {r}", "tn.stage.knockout": "Knockout round {r}",
+  "tn.stage.qualifying": "Qualifying", "tn.stage.buy-in": "Buy-in table",
+  "tn.stage.semi-final": "Semi-final", "tn.stage.final": "Final", "tn.watch": "Watch",
+  "tn.seat": "Take your seat", "tn.bye": "{p}: bye ({s})", "tn.queue": "Buy-in queue",
+  "tn.queue.empty": "Nobody waits.", "tn.closed": "Buy-ins are closed.",
+  "tn.deciding": "Deciding whether to buy in: {names}",
+  "tn.decide": "You are over the target: buy in? ({s}s left)", "tn.buyin": "Buy in",
+  "tn.retire": "Retire", "tn.pot": "Pot: {p}", "tn.winner": "{name} wins the tournament!",
+  "tn.record": "Download the record", "tn.events": "What happened", "tn.you": "you",
+  "tn.out": "out", "tn.left": "left: {names}", "tn.back": "Lobby",
+  "tn.entered.as": "You are entered as {name}.", "tn.place": "#",
+  "tn.ev.open": "The tournament opens", "tn.ev.enter": "{p} enters",
+  "tn.ev.start": "The tournament starts", "tn.ev.table": "Table {n} ({stage}): {players}",
+  "tn.ev.bye": "{p} goes on without a table ({stage})", "tn.ev.leave": "{p} leaves table {n}",
+  "tn.ev.buy-in": "{p} buys in", "tn.ev.retire": "{p} retires", "tn.ev.close": "Buy-ins close",
+  "tn.ev.refund": "{p} gets the buy-in back", "tn.ev.result": "Table {n} ends: {places}",
+  "tn.ev.finish": "{p} wins the tournament",
+  // The table's motion, sound, result screen and announcements (feel.js, sound.js, result.js).
+  "sound.on": "Sound on: click to mute", "sound.off": "Sound off: click to turn on",
+  "res.continue": "Continue", "res.next-in": "Next deal in {s}s",
+  "res.ready": "Ready: waiting for the others", "res.waiting-for": "Still reading: {names}",
+  "res.log": "This deal's log", "res.replay-deal": "Replay this deal",
+  "res.winner": "{name} wins the match", "res.tie": "{name} share the win",
+  "res.rematch": "Rematch", "res.rematch-join": "Join the rematch",
+  "res.lobby": "Back to the lobby", "res.record": "Download the record",
+  "standin.time": "Time ran out: a bot played {name}'s turn",
+  "standin.away": "{name} is away: a bot played their turn",
+  "skip.claim": "{name} claimed out of turn: {skipped} skipped",
+  "live.turn": "Your turn", "live.claim": "You may claim the discard",
+  "f.result": "Result shown between deals (s)",
 };
 
 const KO = {
@@ -94,7 +135,47 @@ const KO = {
   "r.title": "다시보기", "r.all": "모든 패 공개", "r.as": "{name}의 시점",
   "r.deal": "{n}판", "r.step": "{n}수 중 {k}", "r.play": "재생", "r.pause": "멈춤",
   "r.dealt": "배분",
-  "k.help": "키: 1–9 카드 선택 · Enter 실행 · Esc 패스/해제 · s 정렬 · h 힌트",
+  "k.help": "키: 1–9, 0 카드 선택 (Shift와 함께: 11–20) · Enter 실행 · Esc 패스/해제 · s 정렬 · h 힌트",
+  // Tournaments (tournament.js, tournament-lobby.js)
+  "tn.title": "토너먼트", "tn.none": "아직 토너먼트가 없습니다.", "tn.create": "토너먼트 만들기",
+  "tn.format": "방식", "tn.swiss": "스위스", "tn.knockout": "녹아웃",
+  "tn.blackpool": "블랙풀 (칼루키)", "tn.entrants": "참가 인원",
+  "tn.bots": "남은 자리는 봇이 채움", "tn.nobots": "사람만",
+  "tn.tablesize": "테이블당 인원", "tn.rounds": "라운드 수", "tn.deals": "테이블당 최대 판 수",
+  "tn.name": "토너먼트 이름", "tn.options": "규칙 옵션 (JSON)", "tn.go": "토너먼트 만들기",
+  "tn.open": "참가 접수 중", "tn.playing": "진행 중", "tn.over": "종료", "tn.view": "보기",
+  "tn.entered": "{m}명 중 {n}명 참가", "tn.enter": "참가", "tn.start": "토너먼트 시작",
+  "tn.startnote": "남은 자리는 봇({b})이 채웁니다.", "tn.standings": "순위",
+  "tn.player": "플레이어", "tn.points": "점수", "tn.money": "금액", "tn.tables": "테이블",
+  "tn.table": "{n}번 테이블", "tn.stage.round": "{r}라운드", "tn.stage.knockout": "녹아웃 {r}라운드",
+  "tn.stage.qualifying": "예선", "tn.stage.buy-in": "바이인 테이블",
+  "tn.stage.semi-final": "준결승", "tn.stage.final": "결승", "tn.watch": "관전",
+  "tn.seat": "내 자리로", "tn.bye": "{p}: 부전승 ({s})", "tn.queue": "바이인 대기열",
+  "tn.queue.empty": "대기자가 없습니다.", "tn.closed": "바이인이 마감되었습니다.",
+  "tn.deciding": "바이인 결정 중: {names}",
+  "tn.decide": "목표 점수를 넘었습니다. 바이인 하시겠습니까? ({s}초 남음)", "tn.buyin": "바이인",
+  "tn.retire": "기권", "tn.pot": "상금: {p}", "tn.winner": "{name} 님이 우승했습니다!",
+  "tn.record": "기록 내려받기", "tn.events": "진행 기록", "tn.you": "나",
+  "tn.out": "탈락", "tn.left": "나감: {names}", "tn.back": "로비",
+  "tn.entered.as": "{name}(으)로 참가했습니다.", "tn.place": "#",
+  "tn.ev.open": "토너먼트가 열렸습니다", "tn.ev.enter": "{p} 참가",
+  "tn.ev.start": "토너먼트 시작", "tn.ev.table": "{n}번 테이블 ({stage}): {players}",
+  "tn.ev.bye": "{p}: 테이블 없이 진출 ({stage})", "tn.ev.leave": "{p}: {n}번 테이블에서 나감",
+  "tn.ev.buy-in": "{p}: 바이인", "tn.ev.retire": "{p}: 기권", "tn.ev.close": "바이인 마감",
+  "tn.ev.refund": "{p}: 바이인 환불", "tn.ev.result": "{n}번 테이블 종료: {places}",
+  "tn.ev.finish": "{p} 우승",
+  "sound.on": "소리 켜짐: 눌러서 끄기", "sound.off": "소리 꺼짐: 눌러서 켜기",
+  "res.continue": "계속", "res.next-in": "다음 판까지 {s}초",
+  "res.ready": "준비 완료: 다른 사람을 기다리는 중", "res.waiting-for": "아직 보는 중: {names}",
+  "res.log": "이번 판 기록", "res.replay-deal": "이번 판 다시보기",
+  "res.winner": "{name} 우승", "res.tie": "{name} 공동 우승",
+  "res.rematch": "한 판 더", "res.rematch-join": "재대결 참가",
+  "res.lobby": "로비로", "res.record": "기보 내려받기",
+  "standin.time": "시간 초과: 봇이 {name} 대신 두었습니다",
+  "standin.away": "{name} 자리 비움: 봇이 대신 두었습니다",
+  "skip.claim": "{name}이(가) 차례 밖에서 가져감: {skipped} 건너뜀",
+  "live.turn": "내 차례입니다", "live.claim": "버린 패를 가져올 수 있습니다",
+  "f.result": "판 사이 결과 보기 (초)",
 };
 
 const DICTS = { en: EN, ko: KO };
@@ -125,6 +206,8 @@ const KO_ERRORS = {
   "not-over": "게임이 아직 끝나지 않았습니다.",
   "not-playing": "게임이 진행 중이 아닙니다.",
   "not-seated": "이 자리를 떠났습니다. 이제 봇이 둡니다.",
+  "not-your-seat": "이 랭크전 자리는 다른 계정의 자리입니다. 그 계정으로 로그인하세요.",
+  "rated-hint": "랭크전에서는 힌트를 쓸 수 없습니다.",
   "not-your-seat": "자기 자리의 수만 둘 수 있습니다.",
   "out-of-turn": "당신의 차례가 아닙니다.",
   "rate-limited": "너무 빠릅니다. 잠시 후에 다시 보내세요.",
@@ -137,11 +220,30 @@ const KO_ERRORS = {
   "too-large": "메시지가 너무 깁니다.",
   "unknown-bot": "그런 봇은 없습니다.",
   "window-closed": "땡큐 시간이 끝났습니다.",
+  "between-deals": "판이 끝났습니다. 모두 결과를 보면 다음 판을 돌립니다.",
+  "rated-rematch": "랭크전의 재대결은 로비에서 새 랭크전으로 만드세요.",
+  // Tournaments
+  "no-tournament": "그런 토너먼트가 없습니다.",
+  "tournament-full": "토너먼트 정원이 찼습니다.",
+  "started": "토너먼트가 이미 시작되어 참가할 수 없습니다.",
+  "not-deciding": "결정할 바이인이 없습니다.",
+  "bad-settings": "토너먼트 설정이 올바르지 않습니다.",
+  "bad-entrants": "참가 인원이 이 방식에 맞지 않습니다.",
+  "entered": "이 계정은 이미 참가했습니다.",
+  "too-many-tournaments": "접수 중인 토너먼트가 너무 많습니다.",
 };
 
 /** A refusal from the server (its ``code`` and English ``message``) in the current language. */
 export function errorText(code, message) {
   return (lang === "ko" && KO_ERRORS[code]) || message;
+}
+
+/** More labels ({en, ko}) and Korean refusals ({code: text}) from a page's own module (the
+ * accounts' pages keep theirs in js/account-texts.js). */
+export function addTexts(more, koErrors = {}) {
+  Object.assign(EN, more.en || {});
+  Object.assign(KO, more.ko || {});
+  Object.assign(KO_ERRORS, koErrors);
 }
 
 export function currentLang() {

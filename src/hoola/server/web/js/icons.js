@@ -22,10 +22,20 @@ const PATHS = {
   next: [["path", { d: "M4 3v10l8-5z", fill: "currentColor" }]],
   last: [["path", { d: "M2.5 3v10l8-5z", fill: "currentColor" }],
     ["rect", { x: 11.5, y: 3, width: 2, height: 10, fill: "currentColor" }]],
+  "sound-on": [  // a speaker with two waves
+    ["path", { d: "M2 6h3l4-3.5v11L5 10H2z", fill: "currentColor" }],
+    ["path", { d: "M11 5.5a3.5 3.5 0 0 1 0 5M12.8 3.5a6.2 6.2 0 0 1 0 9", fill: "none",
+      stroke: "currentColor", "stroke-width": 1.4, "stroke-linecap": "round" }],
+  ],
+  "sound-off": [  // a speaker, crossed out
+    ["path", { d: "M2 6h3l4-3.5v11L5 10H2z", fill: "currentColor" }],
+    ["path", { d: "M11 5.5l4 5M15 5.5l-4 5", fill: "none", stroke: "currentColor",
+      "stroke-width": 1.4, "stroke-linecap": "round" }],
+  ],
 };
 
-/** The icon ``name`` (hint, timer, first, prev, next, last) as an inline SVG element, hidden
- * from screen readers (its button or text says what it is). */
+/** The icon ``name`` (hint, timer, first, prev, next, last, sound-on, sound-off) as an inline
+ * SVG element, hidden from screen readers (its button or text says what it is). */
 export function icon(name) {
   const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("viewBox", "0 0 16 16");

@@ -1,9 +1,11 @@
 // The lobby: practice against bots in one click, the open tables, a new table, joining from an
 // invite link (/join/{table}?invite=...), and the finished games to replay.
 
-import { api, BOT_KINDS, make, savedName, savedSeat, saveName, saveSeat } from "./api.js";
+import { api, BOT_LEVELS, make, savedName, savedSeat, saveName, saveSeat } from "./api.js";
 import { applyLabels, errorText, langButton, onLangChange, t } from "./i18n.js";
+import { tableExtras } from "./account.js";
 import { tableTitle } from "./touches/index.js";
+import { botLevel, hasWords, w, wordsReady } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 let GAMES = [];
@@ -26,6 +28,10 @@ function myName() {
   return /^[A-Za-z0-9_-]{1,24}$/.test(name) ? name : "Player";
 }
 
+function presetOf(g, name) {
+  return g ? g.presets.find((p) => p.name === name) || null : null;
+}
+
 function gameOf(name) {
   return GAMES.find((g) => g.name === name) ||
     GAMES.find((g) => g.presets.some((p) => p.name === name));
@@ -38,7 +44,7 @@ async function practice(entry, level) {
   try {
     const made = await api("/api/tables", { method: "POST", body: {
       game: entry.game, name, seats: Array.from({ length: others }, () => ({ bot: level })),
-      turn_seconds: 0, claim_seconds: 5, bot_delay: 0.6, public: false } });
+      turn_seconds: 0, claim_seconds: 5, bot_delay: 0.6, result_seconds: 20, public: false } });
     saveSeat(made.table_id, { token: made.token, seat: 0, name, host: true, invite: made.invite });
     await api(`/api/tables/${made.table_id}/start`, { method: "POST", token: made.token });
     location.href = `/table/${made.table_id}`;
@@ -58,8 +64,8 @@ function fillPractice() {
   }
   const level = $("practice-level");
   level.replaceChildren();
-  for (const k of BOT_KINDS) {
-    const o = make("option", "", `${t("f.strength")}: ${k}`);
+  for (const k of BOT_LEVELS) {
+    const o = make("option", "", `${t("f.strength")}: ${w(`web.bot.${k}`)}`);
     o.value = k;
     if (k === "medium") o.selected = true;
     level.appendChild(o);
@@ -96,7 +102,7 @@ function onGame() {
   const preset = $("c-preset");
   preset.replaceChildren();
   for (const p of g.presets) {
-    const o = make("option", "", p.name);
+    const o = make("option", "", presetTitle(g, p));
     o.value = p.name;
     preset.appendChild(o);
   }
@@ -112,10 +118,91 @@ function onGame() {
   onPlayers();
 }
 
+/** A preset's name for people, in the page's language ("Battle rules", "Sedma"). */
+export function presetTitle(g, p) {
+  const key = `preset.${g.name}.${p.name}`;
+  return hasWords(key) ? w(key) : p.title || p.name;
+}
+
 function onPreset() {
   const g = gameOf($("c-game").value);
   const p = g.presets.find((x) => x.name === $("c-preset").value);
   $("c-meaning").textContent = p ? p.meaning : "";
+  loadRules(g.name, p ? p.name : null);
+}
+
+// -- the preset's options, as a form ---------------------------------------------------------
+
+let RULES = null;  // the game's rule book under the chosen preset (GET /api/rules/{game})
+
+async function loadRules(game, preset) {
+  const box = $("c-rule-options");
+  $("c-rules-title").textContent = w("web.f.options");
+  $("c-json-title").textContent = w("web.f.json");
+  try {
+    const got = await api(`/api/rules/${encodeURIComponent(game)}?preset=${encodeURIComponent(preset || "")}`);
+    if ($("c-game").value !== game || ($("c-preset").value || null) !== preset) return;
+    RULES = got;
+  } catch (err) {
+    RULES = null;
+    box.replaceChildren(make("p", "error", errorText(err.code, err.message)));
+    return;
+  }
+  box.replaceChildren();
+  for (const o of RULES.options) box.appendChild(optionRow(o));
+}
+
+/** One option: its name, an input fit for its values (a switch, a list, a number), its
+ * meaning in the rules' words; set to the preset's value. */
+function optionRow(o) {
+  const row = make("div", "option-row");
+  row.dataset.option = o.key;
+  const id = `opt-${o.key}`;
+  const label = make("label", "option-name", o.key.replaceAll("_", " "));
+  label.htmlFor = id;
+  row.appendChild(label);
+  const quoted = [...o.values.matchAll(/"([^"]+)"/g)].map((m) => m[1]);
+  const numbers = /^\d+(, \d+)+$/.test(o.values) ? o.values.split(", ").map(Number) : null;
+  let input;
+  if (o.values === "true, false") {
+    input = make("input");
+    input.type = "checkbox";
+    input.checked = o.value === true;
+  } else if ((quoted.length && !/number/.test(o.values)) || numbers) {
+    input = make("select");
+    for (const v of numbers || quoted) {
+      const opt = make("option", "", String(v));
+      opt.value = JSON.stringify(v);
+      input.appendChild(opt);
+    }
+    input.value = JSON.stringify(o.value);
+  } else {
+    input = make("input");
+    input.type = "text";
+    input.value = typeof o.value === "object" ? JSON.stringify(o.value) : String(o.value);
+  }
+  input.id = id;
+  input.dataset.preset = JSON.stringify(o.value);
+  row.appendChild(input);
+  row.appendChild(make("p", "option-doc", `${o.meaning} (${w("web.f.options.default", { value: o.toml })})`));
+  return row;
+}
+
+/** The options the form sets differently from the preset. */
+function formOptions() {
+  const out = {};
+  for (const row of $("c-rule-options").querySelectorAll(".option-row")) {
+    const input = row.querySelector("input, select");
+    let value;
+    if (input.type === "checkbox") value = input.checked;
+    else if (input.tagName === "SELECT") value = JSON.parse(input.value);
+    else {
+      const text = input.value.trim();
+      try { value = JSON.parse(text); } catch { value = text; }
+    }
+    if (JSON.stringify(value) !== input.dataset.preset) out[row.dataset.option] = value;
+  }
+  return out;
 }
 
 function onPlayers() {
@@ -132,8 +219,8 @@ function onPlayers() {
     const person = make("option", "", t("f.person"));
     person.value = "";
     sel.appendChild(person);
-    for (const k of BOT_KINDS) {
-      const o = make("option", "", t("f.bot", { b: k }));
+    for (const k of BOT_LEVELS) {
+      const o = make("option", "", t("f.bot", { b: w(`web.bot.${k}`) }));
       o.value = k;
       sel.appendChild(o);
     }
@@ -147,23 +234,26 @@ async function create(e) {
   e.preventDefault();
   $("c-error").textContent = "";
   const name = ($("c-name").value || "").trim();
-  let options = {};
+  let options = formOptions();
   const text = $("c-options").value.trim();
-  if (text) {
-    try { options = JSON.parse(text); } catch { $("c-error").textContent = "Rule options: not JSON"; return; }
+  if (text) {  // the experts' JSON goes on top of the form
+    try { options = { ...options, ...JSON.parse(text) }; } catch { $("c-error").textContent = "Rule options: not JSON"; return; }
   }
   const seats = [...$("c-seats").querySelectorAll("select")].map((s) => (s.value ? { bot: s.value } : {}));
   const body = { game: $("c-game").value, preset: $("c-preset").value, name, seats, options,
     turn_seconds: Number($("c-turn").value || 0), claim_seconds: Number($("c-claim").value || 0),
-    bot_delay: Number($("c-delay").value || 0), public: $("c-public").checked };
+    bot_delay: Number($("c-delay").value || 0), result_seconds: Number($("c-result").value || 0),
+    public: $("c-public").checked };
   const deals = $("c-deals").value;
   if (deals) body.deals = Number(deals);
   const seed = $("c-seed").value;
   if (seed) body.seed = Number(seed);
   try {
+    Object.assign(body, await tableExtras());  // rated, with the account's session
     const made = await api("/api/tables", { method: "POST", body });
     saveName(name);
-    saveSeat(made.table_id, { token: made.token, seat: 0, name, host: true, invite: made.invite });
+    saveSeat(made.table_id, { token: made.token, seat: 0, name: made.name || name, host: true,
+      invite: made.invite });
     location.href = `/table/${made.table_id}`;
   } catch (err) {
     $("c-error").textContent = errorText(err.code, err.message);
@@ -177,15 +267,16 @@ function tableItem(row, finished) {
   li.dataset.table = row.table_id;
   const g = gameOf(row.game);
   const head = make("div", "table-head");
-  const [title, rules] = tableTitle(row.game, g && g.title, row.rules).split(" · ");
+  const [title, rules] = tableTitle(row.game, g && g.title, row.rules, presetOf(g, row.rules)).split(" · ");
   head.appendChild(make("b", "", title));
   if (rules) head.appendChild(make("span", "muted", ` · ${rules}`));
   head.appendChild(make("span", `badge status-${row.status}`, t(`t.${row.status}`)));
+  if (row.rated) head.appendChild(make("span", "badge rated", t("acc.rated.badge")));
   li.appendChild(head);
   const seats = make("div", "table-seats");
   for (const s of row.seats) {
     const chip = make("span", `chip kind-${s.kind}`,
-      s.kind === "empty" ? t("t.empty") : s.kind === "bot" ? `${s.name} (${s.bot})` : s.name);
+      s.kind === "empty" ? t("t.empty") : s.kind === "bot" ? `${s.name} (${botLevel(s.bot) || t("s.bot")})` : s.name);
     seats.appendChild(chip);
   }
   li.appendChild(seats);
@@ -239,6 +330,11 @@ async function loadTables() {
 async function showJoin(tid, invite) {
   const panel = $("join");
   panel.hidden = false;
+  // An invite opens the join form alone: the rest of the lobby is a click on "Hoola" away.
+  document.body.classList.add("lobby-joining");
+  for (const section of document.querySelectorAll("main.lobby > section")) {
+    if (section !== panel) section.classList.add("not-joining");
+  }
   $("join-title").textContent = t("join.title", { id: tid });
   $("join-name").value = savedName();
   const mine = savedSeat(tid);
@@ -249,7 +345,7 @@ async function showJoin(tid, invite) {
   try {
     const row = await api(`/api/tables/${encodeURIComponent(tid)}`);
     const g = gameOf(row.game);
-    $("join-info").textContent = `${tableTitle(row.game, g && g.title, row.rules)} · ` +
+    $("join-info").textContent = `${tableTitle(row.game, g && g.title, row.rules, presetOf(g, row.rules))} · ` +
       row.seats.map((s) => (s.kind === "empty" ? t("t.empty") : s.name)).join(", ");
     if (!row.seats.some((s) => s.kind === "empty")) {
       $("join-play").disabled = true;
@@ -265,7 +361,8 @@ async function showJoin(tid, invite) {
       const got = await api(`/api/tables/${encodeURIComponent(tid)}/join`, { method: "POST",
         body: { invite, name } });
       saveName(name);
-      saveSeat(tid, { token: got.token, seat: got.seat, name, host: false, invite });
+      saveSeat(tid, { token: got.token, seat: got.seat, name: got.name || name, host: false,
+        invite });
       location.href = `/table/${tid}`;
     } catch (err) {
       $("join-error").textContent = errorText(err.code, err.message);
@@ -279,11 +376,19 @@ async function showJoin(tid, invite) {
 async function init() {
   applyLabels(document);
   langButton($("lang"));
+  await wordsReady;
   try { GAMES = await api("/api/games"); } catch (err) { toast(errorText(err.code, err.message), "bad"); return; }
   if (!$("c-name").value) $("c-name").value = savedName();
   fillPractice();
   fillCreate();
-  onLangChange(() => { fillPractice(); onPlayers(); loadTables(); });
+  onLangChange(() => {
+    fillPractice(); onPlayers(); loadTables();
+    const g = gameOf($("c-game").value);
+    for (const o of $("c-preset").options) {
+      const p = g && g.presets.find((x) => x.name === o.value);
+      if (p) o.textContent = presetTitle(g, p);
+    }
+  });
   $("practice-go").addEventListener("click", () => {
     const p = PRACTICE.find((x) => x.key === $("practice-game").value) || PRACTICE[0];
     practice(p, $("practice-level").value || "medium");

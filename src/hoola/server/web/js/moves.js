@@ -45,9 +45,12 @@ export function usesExactly(move, picked) {
   return move.hand.length === picked.length && usesAll(move, picked);
 }
 
-/** The moves of ``verb`` that use every picked card. */
+/** The moves of ``verb`` that use every picked card; a verb that uses no card of the hand (a
+ * draw, a knock) stays open whatever is picked. */
 export function candidates(moves, verb, picked) {
-  return moves.filter((m) => m.verb === verb && usesAll(m, picked));
+  const of = moves.filter((m) => m.verb === verb);
+  if (of.length && of.every((m) => !m.hand.length)) return of;
+  return of.filter((m) => usesAll(m, picked));
 }
 
 /** What a click on a verb's button does: {act: move} when one move is meant, {choose: [...]}
@@ -64,9 +67,9 @@ export function pick(moves, verb, picked) {
   return { choose: found };
 }
 
-/** The move Enter plays: the only legal move, or the only one using exactly the picked cards. */
+/** The move Enter plays: the only one using exactly the picked cards (none when nothing is
+ * picked: Enter never plays a move the player did not point at, on any turn). */
 export function defaultMove(moves, picked) {
-  if (moves.length === 1) return moves[0];
   if (!picked.length) return null;
   const exact = moves.filter((m) => usesExactly(m, picked));
   return exact.length === 1 ? exact[0] : null;

@@ -5,6 +5,7 @@
 import { backElement, cardElement, cardText, cardsInText } from "./cards.js";
 import { make } from "./api.js";
 import { t } from "./i18n.js";
+import { botLevel, said } from "./words.js";
 
 export const OWNED = ["hand", "meld", "captured"];
 
@@ -59,7 +60,7 @@ export function zoneBox(zone, opts = {}) {
     if (!zone.cards.length) pile.appendChild(make("div", "empty-pile", "—"));
     box.appendChild(pile);
     box.title = zone.cards.map(cardText).join(" ");
-  } else {
+  } else if (!notice) {
     box.appendChild(cardRow(zone, opts));
   }
   return box;
@@ -68,17 +69,18 @@ export function zoneBox(zone, opts = {}) {
 function zoneLabel(zone) {
   if (zone.kind === "stock") return t("s.stock");
   if (zone.kind === "discard") return t("s.discard");
-  return zone.label;
+  return zone.say ? said(zone.say) : zone.label;
 }
 
 /** The seats' score figures: each score line with one value a seat, or one a team. */
 export function seatScores(table, seat) {
   const out = [];
   for (const s of table.scores || []) {
-    if (s.values.length === table.names.length) out.push([s.label, s.values[seat]]);
+    const label = s.say ? said(s.say) : s.label;
+    if (s.values.length === table.names.length) out.push([label, s.values[seat]]);
     else if (table.teams && s.values.length === table.teams.length) {
       const team = table.teams.findIndex((tm) => tm.includes(seat));
-      if (team >= 0) out.push([s.label, s.values[team]]);
+      if (team >= 0) out.push([label, s.values[team]]);
     }
   }
   return out;
@@ -127,7 +129,7 @@ export function seatPanel(table, seat, info) {
   head.appendChild(name);
   const s = seats && seats[seat];
   if (seat === me) head.appendChild(make("span", "badge you", t("s.you")));
-  if (s && s.kind === "bot") head.appendChild(make("span", "badge bot", `${t("s.bot")} ${s.bot || ""}`));
+  if (s && s.kind === "bot") head.appendChild(make("span", "badge bot", `${t("s.bot")} ${botLevel(s.bot)}`.trim()));
   if (s && s.kind === "person" && !s.connected && seat !== me) {
     head.appendChild(make("span", "badge away", t("s.away")));
   }
@@ -173,7 +175,9 @@ export function seatPanel(table, seat, info) {
 export function middle(table, drawZone = null) {
   const area = make("div", "middle-zones");
   const order = ["stock", "discard", "upcard", "trick", "pile", "captured", "meld", "hand"];
-  const zones = (table.zones || []).filter((z) => z.owner === null || z.owner === undefined);
+  // The settlement is the result's table, not a box on the table.
+  const zones = (table.zones || []).filter((z) => (z.owner === null || z.owner === undefined) &&
+    z.id !== "settlement");
   zones.sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind));
   for (const z of zones) {
     const box = (drawZone && drawZone(z)) || zoneBox(z);
@@ -208,7 +212,7 @@ export function scoreTable(board) {
   const teams = board.teams;
   const head = make("tr");
   head.appendChild(make("th", "", ""));
-  for (const s of board.scores || []) head.appendChild(make("th", "", s.label));
+  for (const s of board.scores || []) head.appendChild(make("th", "", s.say ? said(s.say) : s.label));
   table.appendChild(head);
   const byTeam = teams && (board.scores || []).every((s) => s.values.length === teams.length) &&
     (board.scores || []).length > 0;
@@ -228,8 +232,8 @@ export function scoreTable(board) {
   });
   wrap.appendChild(table);
   const notes = [];
-  for (const z of board.zones || []) notes.push(z.label);
-  if (board.moment && board.moment.prompt) notes.push(board.moment.prompt);
+  for (const z of board.zones || []) notes.push(z.say ? said(z.say) : z.label);
+  if (board.moment && board.moment.prompt) notes.push(said(board.moment.say || board.moment.prompt));
   for (const n of notes) wrap.appendChild(richText("div", "score-note", n));
   return wrap;
 }

@@ -1,17 +1,19 @@
 // A finished game step by step from its stored actions: the table as each seat saw it, or with
 // every hand open (GET /api/tables/{id}/replay?step=K&seat=S|all).
 
-import { api, make } from "./api.js";
+import { api, make, savedSeat } from "./api.js";
 import { applyLabels, getLang, langButton, onLangChange, t } from "./i18n.js";
 import { logLine, middle, richText, scoreTable, seatPanel } from "./render.js";
 import { icon } from "./icons.js";
 import { tableTitle, touchOf } from "./touches/index.js";
+import { paymentsTable } from "./settle.js";
+import { said, wordsReady } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const tid = decodeURIComponent(location.pathname.split("/")[2] || "");
 const params = new URLSearchParams(location.search);
 const R = { position: Number(params.get("step") || 0), seat: params.get("seat") || "all",
-  snap: null, timer: null, info: null, loading: false, pending: null };
+  snap: null, timer: null, info: null, loading: false, pending: null, deal: params.get("deal") };
 
 async function go(position) {
   if (R.snap) position = Math.max(0, Math.min(position, R.snap.positions - 1));
@@ -19,7 +21,14 @@ async function go(position) {
   if (R.loading) { R.pending = position; return; }
   R.loading = true;
   try {
-    R.snap = await api(`/api/tables/${encodeURIComponent(tid)}/replay?step=${position}&seat=${R.seat}`);
+    // A deal asked for by its number (a live table's result links to it) opens at its start;
+    // a seat held here replays its own view of a game still in play.
+    const where = R.deal !== null ? `deal=${R.deal}&step=0` : `step=${position}`;
+    R.deal = null;
+    const seat = savedSeat(tid);
+    R.snap = await api(`/api/tables/${encodeURIComponent(tid)}/replay?${where}&seat=${R.seat}`,
+      { token: seat && seat.token });
+    R.position = R.snap.position;
     draw();
   } catch (err) {
     $("r-action").textContent = err.message;
@@ -34,7 +43,7 @@ function draw() {
   const s = R.snap;
   if (!s) return;
   document.body.dataset.game = s.game;
-  $("title").textContent = tableTitle(s.game, R.info && R.info.title, s.rules);
+  $("title").textContent = tableTitle(s.game, R.info && R.info.title, s.rules, R.info && R.info.preset);
   $("deal").textContent = t("r.deal", { n: s.deal + 1 });
   const slider = $("r-slider");
   slider.max = String(s.positions - 1);
@@ -78,7 +87,8 @@ function draw() {
   const touch = touchOf(s.game);
   const ctx = { view: null, table, lang: getLang(), t };
   $("middle-zones").replaceChildren(middle(table, touch.zone ? (z) => touch.zone(z, ctx) : null));
-  $("prompt").replaceChildren(richText("span", "", table.moment ? table.moment.prompt : ""));
+  $("prompt").replaceChildren(richText("span", "",
+    table.moment ? said(table.moment.say || table.moment.prompt) : ""));
   const mine = $("my-area");
   mine.replaceChildren();
   if (me !== null) {
@@ -90,9 +100,11 @@ function draw() {
   log.replaceChildren();
   for (const line of table.log || []) log.appendChild(logLine(line));
   const settle = $("r-settlement");
+  const payments = s.settlement.length ? paymentsTable(table) : null;
   settle.hidden = !s.settlement.length;
   settle.replaceChildren();
-  if (s.settlement.length) {
+  if (payments) settle.appendChild(payments);
+  else if (s.settlement.length) {
     const ul = make("ul", "settlement-lines");
     for (const line of s.settlement) ul.appendChild(logLine(line));
     settle.appendChild(ul);
@@ -120,11 +132,15 @@ async function init() {
   for (const b of document.querySelectorAll("button[data-icon]")) b.replaceChildren(icon(b.dataset.icon));
   langButton($("lang"));
   onLangChange(draw);
+  await wordsReady;
   try {
     R.info = await api(`/api/tables/${encodeURIComponent(tid)}`);
     const games = await api("/api/games");
     const g = games.find((x) => x.name === R.info.game);
-    if (g) R.info.title = g.title;
+    if (g) {
+      R.info.title = g.title;
+      R.info.preset = g.presets.find((p) => p.name === R.info.rules) || null;
+    }
   } catch (err) { $("r-action").textContent = err.message; return; }
   $("r-first").addEventListener("click", () => go(0));
   $("r-prev").addEventListener("click", () => go(R.position - 1));

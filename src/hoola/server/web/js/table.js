@@ -3,12 +3,19 @@
 // notation of a legal move from view.legal, with the counter of the state it answers.
 
 import { api, forgetSeat, make, savedSeat, serverNow, syncClock, wsUrl } from "./api.js";
-import { cardElement, compareCards, faceOf, glyphText } from "./cards.js";
+import { cardElement, cardText, compareCards, faceOf, glyphText } from "./cards.js";
 import { icon } from "./icons.js";
 import { applyLabels, errorText, getLang, langButton, onLangChange, t } from "./i18n.js";
 import { candidates, defaultMove, dropMoves, pick, readMove, usableCards, verbsOf } from "./moves.js";
 import { logLine, markTrickWinner, middle, richText, scoreTable, seatPanel, seatPlaces, zoneBox } from "./render.js";
 import { tableTitle, touchOf } from "./touches/index.js";
+import { botLevel, said, w, wordsReady } from "./words.js";
+import { outcomeLine, paymentsTable } from "./settle.js";
+import { after as feelAfter, before as feelBefore, claimed as feelClaimed, stoodIn } from "./feel.js";
+import { labelCards, watchCards } from "./a11y.js";
+import { motionStats } from "./motion.js";
+import { played, relabelSound, soundButton, soundOn } from "./sound.js";
+import { draw as drawResultExtra, initResult, keepLog, rematchMade } from "./result.js";
 
 const $ = (id) => document.getElementById(id);
 const tid = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -88,12 +95,24 @@ function receive(msg) {
       const lines = m ? logLines(m) : [];
       const stood = lines.lastIndexOf(msg.winner);
       const at = stood >= 0 && stood >= lines.length - 3 ? stood + 1 : lines.length + 1;
-      S.claims = (S.claims || []).concat([{ ...msg, line, deal: m ? m.deal : 0, at }]);
+      S.claims = (S.claims || []).concat([{ ...msg, line, deal: m ? m.deal : 0, at,
+        counter: m ? m.counter : 0 }]);
       if (S.msg) { $("log").dataset.key = ""; renderLog(); }
       break;
     }
-    case "claimed":
+    case "claimed": {
       announceClaim(msg);
+      const skipped = S.msg ? feelClaimed(msg, S.msg.names) : null;
+      if (skipped) toast(skipped);
+      break;
+    }
+    case "standin": {
+      const line = stoodIn(msg);
+      if (line) toast(line, "bad");
+      break;
+    }
+    case "rematch":
+      rematchMade(msg.table_id);
       break;
     case "error":
       if (msg.code === "stale") { send({ type: "state" }); }
@@ -129,6 +148,8 @@ function me() {
 
 function onState(msg) {
   const first = S.msg === null;
+  const felt = feelBefore(S.msg, me());
+  const pausedBefore = S.msg ? S.msg.between : null;
   const prevDeal = S.lastDeal, prevStatus = S.lastStatus;
   S.msg = msg;
   if (S.decided !== null && S.decided !== msg.counter) S.decided = null;
@@ -149,8 +170,24 @@ function onState(msg) {
     return;
   }
   render();
-  if (msg.status === "over" && (prevStatus === "playing" || first)) showResult(msg.deal - 1, true);
-  else if (prevDeal && msg.deal > prevDeal) showResult(prevDeal - 1, false);
+  followChooser();
+  feelAfter(felt, msg, { me: me(), myTurn: canAct() && !msg.can_pass && !mayClaim(),
+    mayClaim: canAct() && mayClaim() });
+  // Between two deals the table waits with the result shown (until everyone pressed Continue
+  // or its countdown ran out); the next deal closes it. A table that does not wait shows the
+  // result as the next deal is dealt.
+  const pause = msg.between;
+  if (msg.status === "over" && (prevStatus === "playing" || first)) {
+    keepLog(msg.deal - 1);
+    showResult(msg.deal - 1, true);
+  } else if (pause && (!pausedBefore || pausedBefore.deal !== pause.deal)) {
+    keepLog(pause.deal);
+    showResult(pause.deal, false, true);
+  } else if (pause) {
+    drawResultExtra();
+  } else if (pausedBefore) {
+    if (S.shownResult && S.shownResult.deal === pausedBefore.deal) $("result").hidden = true;
+  } else if (prevDeal && msg.deal > prevDeal) showResult(prevDeal - 1, false);
   maybeHint();
 }
 
@@ -246,22 +283,62 @@ function whyNot(verb) {
     return t("why.turn", { who });
   }
   const ofVerb = S.moves.filter((x) => x.verb === verb);
+  const picked = pickedCodes();
+  const own = S.touch.whyNot && S.touch.whyNot(verb, ctx());
+  if (own && (!ofVerb.length || !candidates(S.moves, verb, picked).length)) return own;
   if (!ofVerb.length) {
-    const own = S.touch.whyNot && S.touch.whyNot(verb, ctx());
-    if (own) return own;
     if (["meld", "add", "discard"].includes(verb) && S.moves.some((x) => x.verb === "draw")) {
       return t("why.first");
     }
-    return t("why.not", { prompt });
+    return pickedWhy(verb, picked) || w("web.why.cannot", { verb: verbLabel(verb) });
   }
-  if (!candidates(S.moves, verb, pickedCodes()).length) return t("why.cards");
+  if (!candidates(S.moves, verb, picked).length) {
+    if (S.touch.several && S.touch.several(verb, ctx())) return null;  // several moves at once
+    return pickedWhy(verb, picked) || t("why.cards");
+  }
   return null;
+}
+
+/** Why the picked cards make no move of ``verb``: the rule they break, in the game's words. */
+function pickedWhy(verb, picked) {
+  if (!picked.length) return null;
+  const cards = picked.map(cardText).join(" ");
+  if (verb === "meld") return w("web.why.not-meld", { cards });
+  if (verb === "add") return w("web.why.no-fit", { cards });
+  return null;
+}
+
+function verbLabel(verb) {
+  return S.touch.verbLabel ? S.touch.verbLabel(verb, ctx()) : verb;
 }
 
 function clickVerb(verb) {
   const reason = whyNot(verb);
   if (reason) { toast(reason); return; }
-  const choice = pick(S.moves, verb, pickedCodes());
+  const picked = pickedCodes();
+  const found = candidates(S.moves, verb, picked);
+  const first = !found.length && S.touch.several ? S.touch.several(verb, ctx()) : null;
+  if (first) {
+    // Several melds picked at once: lay the first; the others stay picked for the next press.
+    const used = first.hand.slice();
+    const keep = S.slots.filter((s) => {
+      if (!S.picked.has(s.id)) return false;
+      const i = used.indexOf(faceOf(s.code));
+      if (i >= 0) { used.splice(i, 1); return false; }
+      return true;
+    }).map((s) => s.id);
+    act(first);
+    for (const id of keep) S.picked.add(id);
+    render();
+    return;
+  }
+  // A move of one card from the hand (a discard, a card played) is made by picking that card:
+  // a list of every card in the hand would only repeat the hand.
+  if (!picked.length && found.length > 1 && found.every((m) => m.hand.length === 1)) {
+    toast(verb === "discard" ? w("web.why.pick-discard") : w("web.why.pick"));
+    return;
+  }
+  const choice = pick(S.moves, verb, picked);
   if (!choice) return;
   if (choice.act) act(choice.act);
   else openChooser(choice.choose);
@@ -302,6 +379,18 @@ function openChooser(moves) {
 
 function closeChooser() { $("chooser").hidden = true; }
 
+/** A new state: an open chooser keeps only the choices still legal now, and closes when none
+ * is left or this seat is no longer asked (a stand-in bot played, the window closed). */
+function followChooser() {
+  if ($("chooser").hidden) return;
+  const legal = new Set(canAct() ? S.moves.map((m) => m.text) : []);
+  const buttons = [...$("chooser-list").querySelectorAll("button[data-move]")];
+  const kept = buttons.filter((b) => legal.has(b.dataset.move));
+  if (!kept.length) { closeChooser(); return; }
+  if (kept.length === buttons.length) return;
+  openChooser(S.moves.filter((m) => kept.some((b) => b.dataset.move === m.text)));
+}
+
 // -- hints ---------------------------------------------------------------------------------
 
 async function maybeHint() {
@@ -323,9 +412,14 @@ async function maybeHint() {
     S.hint.data = data;
     box.replaceChildren();
     box.appendChild(make("span", "hint-icon")).appendChild(icon("hint"));
-    if (data.action) box.appendChild(logLine(data.action.split(" ").slice(1).join(" ")));
-    else if (!data.why) box.appendChild(make("span", "", t("hint.none")));
-    if (data.why) box.appendChild(richText("span", "hint-why", data.why));
+    // The move in the page's words (the touch's verb, the cards as glyphs); the expert's reason
+    // where it has words in this language (a keyed reason, or the English page).
+    const why = getLang() === "en" ? data.why : data.say ? said(data.say) : "";
+    if (data.action) {
+      const move = readMove(data.action, S.msg.names[me()]);
+      box.appendChild(richText("span", "hint-move", w("web.hint", { move: `${verbLabel(move.verb)} ${move.args.join(" ")}`.trim() })));
+    } else if (!why) box.appendChild(make("span", "", t("hint.none")));
+    if (why) box.appendChild(richText("span", "hint-why", why));
     markHint();
   } catch (err) {
     box.textContent = errorText(err.code, err.message);
@@ -353,7 +447,7 @@ function render() {
   document.body.dataset.game = m.game;
   document.body.dataset.status = m.status;
   document.body.classList.toggle("spectator", me() === null);
-  $("title").textContent = tableTitle(m.game, S.info && S.info.title, m.rules);
+  $("title").textContent = tableTitle(m.game, S.info && S.info.title, m.rules, S.info && S.info.preset);
   $("deal").textContent = m.deal ? t("r.deal", { n: m.deal }) : "";
   $("waiting").hidden = m.status !== "waiting";
   $("board").classList.toggle("is-waiting", m.status === "waiting");
@@ -392,7 +486,8 @@ function render() {
     if (mine !== null) renderMine(table, mine);
     wireDrops();
   }
-  $("prompt").replaceChildren(richText("span", "", table && table.moment ? table.moment.prompt : ""));
+  $("prompt").replaceChildren(richText("span", "",
+    table && table.moment ? said(table.moment.say || table.moment.prompt) : ""));
   $("prompt").classList.toggle("asked", !!m.asked && S.decided !== m.counter);
   const touch = $("touch");
   touch.replaceChildren();
@@ -436,7 +531,7 @@ function renderMine(table, mine) {
     if (usable.has(faceOf(slot.code))) card.classList.add("usable");
     if (slot.fresh) card.classList.add("fresh");
     if (slot.groupStart && i > 0) card.classList.add("group-start");
-    if (i < 10) card.appendChild(make("span", "key", String((i + 1) % 10)));
+    if (i < 20) card.appendChild(make("span", "key", `${i >= 10 ? "⇧" : ""}${(i + 1) % 10}`));
     card.addEventListener("click", () => togglePick(slot.id));
     card.addEventListener("dragstart", (e) => {
       S.dragging = slot.id;
@@ -580,7 +675,9 @@ function renderLog() {
     if (i >= start) log.appendChild(logLine(line)).value = i + 1;
     for (const c of claims) if (c.at === i + 1 && i >= start) log.appendChild(claimLine(c));
   });
-  for (const c of claims) if (c.at > lines.length) log.appendChild(claimLine(c));
+  // A claim whose line has not come yet waits at the end, for the next state alone: a line
+  // that never came (the deal moved on) is not pinned under later ones.
+  for (const c of claims) if (c.at > lines.length && m.counter <= c.counter + 1) log.appendChild(claimLine(c));
   log.scrollTop = log.scrollHeight;
 }
 
@@ -592,12 +689,12 @@ function renderWaiting() {
   for (const s of m.seats) {
     const li = make("li", `wait-seat kind-${s.kind}`);
     li.appendChild(make("b", "", `${s.seat + 1}. ${s.name}`));
-    li.appendChild(make("span", "badge", s.kind === "bot" ? `${t("s.bot")} ${s.bot}`
+    li.appendChild(make("span", "badge", s.kind === "bot" ? `${t("s.bot")} ${botLevel(s.bot)}`.trim()
       : s.kind === "empty" ? t("t.empty") : s.connected ? "●" : t("s.away")));
     if (host && s.kind === "empty") {
       const sel = make("select", "bot-kind");
-      for (const k of ["medium", "beginner", "easy", "hard", "master", "random", "expert", "ismcts"]) {
-        const o = make("option", "", k);
+      for (const k of ["medium", "beginner", "easy", "hard", "master"]) {
+        const o = make("option", "", w(`web.bot.${k}`));
         o.value = k;
         sel.appendChild(o);
       }
@@ -625,7 +722,7 @@ function renderWaiting() {
 
 // -- results -------------------------------------------------------------------------------
 
-async function showResult(deal, final) {
+async function showResult(deal, final, paused = false) {
   if (deal < 0) return;
   const mine = me();
   let snap = null;
@@ -638,7 +735,11 @@ async function showResult(deal, final) {
   }
   S.shownResult = { deal, final, snap };
   drawResult();
+  // The pause may have ended while the settlement was fetched: the next deal is on the table.
+  if (paused && !(S.msg && S.msg.between && S.msg.between.deal === deal)) return;
   $("result").hidden = false;
+  const next = $("result-continue") || $("result-rematch");  // Enter goes on, for the keyboard
+  if (next) next.focus();
   $("result-button").hidden = false;
 }
 
@@ -651,14 +752,17 @@ function drawResult() {
   const snap = r.snap;
   if (snap) {
     const table = snap.table;
-    body.appendChild(richText("p", "result-end", table.moment.prompt));
+    const end = outcomeLine(table);
+    if (end) body.appendChild(end);
     const told = S.touch.result ? S.touch.result(table, ctx()) : null;
     if (told) body.appendChild(told);
     const deal = scoreTable({ names: table.names, teams: table.teams, scores: table.scores });
     deal.id = "settlement";
     deal.querySelectorAll("tr[data-row]").forEach((tr) => { tr.dataset.name = tr.firstChild.textContent; });
     body.appendChild(deal);
-    if (snap.settlement && snap.settlement.length) {
+    const payments = paymentsTable(table);
+    if (payments) body.appendChild(payments);
+    else if (snap.settlement && snap.settlement.length) {
       const ol = make("ul", "settlement-lines");
       for (const line of snap.settlement) ol.appendChild(logLine(line));
       body.appendChild(ol);
@@ -675,6 +779,7 @@ function drawResult() {
   }
   const link = $("result-replay");
   link.hidden = !(S.msg && S.msg.status === "over");
+  drawResultExtra();
   link.href = `/replay/${encodeURIComponent(tid)}`;
 }
 
@@ -752,18 +857,23 @@ function onKey(e) {
     }
     return;
   }
-  if (/^[0-9]$/.test(e.key)) {
-    const i = e.key === "0" ? 9 : Number(e.key) - 1;
+  // 1-9 and 0 pick the first ten cards, Shift with them the next ten (a hand of 13-15).
+  const digit = /^Digit([0-9])$/.exec(e.code || "") || (/^[0-9]$/.test(e.key) ? [0, e.key] : null);
+  if (digit) {
+    const i = (digit[1] === "0" ? 9 : Number(digit[1]) - 1) + (e.shiftKey ? 10 : 0);
     const slot = S.slots[i];
     if (slot) { e.preventDefault(); togglePick(slot.id); }
     return;
   }
   if (e.key === "Enter") {
-    if (target && target.tagName === "BUTTON") return;  // the focused button does its own
+    // A button of the play (a move, a choice, a dialog's) does its own; a top-bar button
+    // clicked before (language, hints, sort) does not keep Enter from playing the cards.
+    if (target && target.tagName === "BUTTON" && !target.closest(".topbar, #actions > .small")) return;
     e.preventDefault();
+    if (target && target.tagName === "BUTTON") target.blur();
     const move = canAct() ? defaultMove(S.moves, pickedCodes()) : null;
     if (move) act(move);
-    else if (canAct()) toast(t("choose.more"));
+    else if (canAct()) toast(pickedCodes().length ? t("why.cards") : w("web.why.pick"));
     return;
   }
   const key = e.key.toLowerCase();
@@ -795,6 +905,25 @@ function toggleHints() {
 
 // -- little things -------------------------------------------------------------------------
 
+/** A wrong table address: a page that says so, in place of an empty table. */
+function noSuchTable() {
+  document.body.classList.add("no-such-table");
+  $("layout").hidden = true;
+  const box = make("section", "panel no-table");
+  box.id = "no-table";
+  const draw = () => {
+    box.replaceChildren(make("h1", "", w("web.notable.title")),
+      make("p", "", w("web.notable.text", { id: tid })));
+    const back = make("a", "button primary", w("web.notable.back"));
+    back.href = "/";
+    box.appendChild(back);
+  };
+  draw();
+  onLangChange(draw);
+  document.body.appendChild(box);
+  document.title = w("web.notable.title");
+}
+
 export function toast(text, kind = "") {
   const box = richText("div", `toast ${kind}`, text);
   $("toasts").appendChild(box);
@@ -817,7 +946,14 @@ async function init() {
     render();
     drawResult();
     if (S.announced.length) drawAnnouncement(S.announced[S.announced.length - 1]);
+    relabelSound();
+    labelCards(document);
   });
+  soundButton($("sound"));
+  watchCards();
+  initResult({ tid, msg: () => S.msg, seat: () => S.seat, send, toast,
+    shown: () => S.shownResult, rated: () => !!(S.info && S.info.rated) });
+  await wordsReady;
   await syncClock();
   // Invite links name an address friends can open, not this browser's loopback (the server
   // knows the machine's network address when it listens on every interface).
@@ -826,9 +962,13 @@ async function init() {
     S.info = await api(`/api/tables/${encodeURIComponent(tid)}`);
     const games = await api("/api/games");
     const g = games.find((x) => x.name === S.info.game);
-    if (g) S.info.title = g.title;
+    if (g) {
+      S.info.title = g.title;
+      S.info.preset = g.presets.find((p) => p.name === (S.info.rules || S.info.preset)) || null;
+    }
   } catch (err) {
-    $("conn").textContent = errorText(err.code, err.message);
+    if (err.code === "no-table" || err.status === 404) noSuchTable();
+    else $("conn").textContent = errorText(err.code, err.message);
     return;
   }
   if (!S.seat && !S.invite && S.info.invite) S.invite = S.info.invite;
@@ -878,6 +1018,8 @@ window.hoola = {
   slots: () => S.slots.map((s) => s.code),
   claims: () => S.claims || [],
   announced: () => S.announced.map((a) => ({ ...a, text: $("announce").textContent })),
+  motion: () => motionStats(),
+  sounds: () => ({ on: soundOn(), played: played() }),
   read: (text) => readMove(text, S.msg && me() !== null ? S.msg.names[me()] : null),
 };
 

@@ -2,19 +2,14 @@
 // leader's choice to fight on or stop.
 
 import { make } from "../api.js";
+import { w } from "../words.js";
 
 const LABELS = {
   en: { play: "Play", fight: "Fight on", stop: "Stop",
-    choice: "Fight on (play a card) or stop and take the trick?",
     winning: "{who} is winning the trick", led: "{who} led" },
   ko: { play: "내기", fight: "계속 싸우기", stop: "스톱",
-    choice: "카드를 더 내서 싸울까요, 스톱하고 트릭을 가져갈까요?",
     winning: "{who}이(가) 트릭을 이기는 중", led: "{who} 선" },
 };
-
-// Each preset is a game of its own, known by its own name.
-const GAMES = { hola: "Hola", sedma: "Sedma", sedmice: "Sedmice", "sedmice-croatian": "Croatian Sedmice",
-  ristikontra: "Ristikontra", ristiklappi: "Ristiklappi" };
 
 function word(key, lang) {
   return (LABELS[lang] || LABELS.en)[key] || LABELS.en[key] || key;
@@ -28,9 +23,6 @@ export default {
   core: ["play"],
   verbs: ["play", "stop"],
   keys: { p: "play", s: "stop" },
-  title(rules) {
-    return GAMES[rules] || (rules ? rules[0].toUpperCase() + rules.slice(1) : null);
-  },
   verbLabel(verb, ctx) {
     if (verb === "play" && deciding(ctx)) return word("fight", ctx.lang);
     return word(verb, ctx.lang);
@@ -46,7 +38,12 @@ export default {
     if (v && v.trick && v.trick.length && v.winning !== null && v.winning !== undefined) {
       box.appendChild(make("span", "", word("winning", ctx.lang).replace("{who}", v.names[v.winning])));
     }
-    if (deciding(ctx)) box.appendChild(make("b", "fight-or-stop", word("choice", ctx.lang)));
+    if (deciding(ctx)) {
+      // Stopping gives the trick to whoever is winning it: the question says whose it is.
+      const mine = v && v.winning === v.player;
+      box.appendChild(make("b", "fight-or-stop", mine ? w("web.fight.mine")
+        : w("web.fight.theirs", { who: v && v.names ? v.names[v.winning] : "" })));
+    }
     return box.childNodes.length ? box : null;
   },
 };

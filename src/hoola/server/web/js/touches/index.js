@@ -4,6 +4,7 @@
 import capture from "./capture.js";
 import hoola from "./hoola.js";
 import kalookie from "./kalookie.js";
+import { hasWords, w } from "../words.js";
 
 const TOUCHES = { hoola, kalookie, capture };
 
@@ -12,10 +13,13 @@ export function touchOf(game) {
   return TOUCHES[game] || {};
 }
 
-/** The name a table goes by: the game's title and its rules ("Kalookie · british"), or, for a
- * family whose presets are games of their own (the capture games), the preset's game ("Sedma"). */
-export function tableTitle(game, title, rules) {
-  const touch = touchOf(game);
-  const own = touch.title ? touch.title(rules) : null;
-  return own || `${title || game} · ${rules}`;
+/** The name a table goes by, from the engine's preset info (``preset``: its name, title and
+ * whether it is a game of its own): the game's title and the preset's ("Kalookie · British club
+ * rules"), or, where the preset is a game of its own (the capture games), its title alone
+ * ("Sedma"); in the page's language where the words have it. */
+export function tableTitle(game, title, rules, preset = null) {
+  if (!preset) return `${title || game} · ${rules}`;
+  const key = `preset.${game}.${preset.name}`;
+  const named = hasWords(key) ? w(key) : preset.title || preset.name;
+  return preset.is_game ? named : `${title || game} · ${named}`;
 }

@@ -3,6 +3,7 @@
 
 import { make } from "../api.js";
 import { faceOf, parseCard, RANKS, SUITS, compareCards } from "../cards.js";
+import { w } from "../words.js";
 
 const LABELS = {
   en: { draw: "Draw", take: "Take", meld: "Meld", add: "Add", swap: "Swap joker", discard: "Discard",
@@ -83,6 +84,62 @@ export function meldValue(named, rules) {
   return ranks.reduce((sum, r) => sum + (r === 0 ? (low ? 1 : ace) : Math.min(r + 1, 10)), 0);
 }
 
+/** Whether natural cards form a run of a suit or a set of a rank (no card twice). */
+function meldish(codes) {
+  const cards = codes.map((c) => parseCard(c));
+  if (codes.length < 3 || cards.some((c) => !c || c.joker)) return false;
+  if (new Set(cards.map((c) => c.rank)).size === 1) return new Set(cards.map((c) => c.suit)).size === cards.length;
+  if (new Set(cards.map((c) => c.suit)).size !== 1) return false;
+  const ranks = cards.map((c) => RANKS.indexOf(c.rank)).sort((a, b) => a - b);
+  const high = ranks.map((r) => (r === 0 ? 13 : r)).sort((a, b) => a - b);
+  const run = (rs) => rs.every((r, i) => i === 0 || r === rs[i - 1] + 1);
+  return run(ranks) || run(high);
+}
+
+/** The legal melds that together use exactly the picked cards (a few melds at most), or null. */
+function cover(picked, melds, depth = 0) {
+  if (!picked.length) return [];
+  if (depth > 4) return null;
+  for (const m of melds) {
+    const left = picked.slice();
+    if (!m.hand.every((c) => { const i = left.indexOf(c); if (i < 0) return false; left.splice(i, 1); return true; })) continue;
+    const rest = cover(left, melds, depth + 1);
+    if (rest) return [m, ...rest];
+  }
+  return null;
+}
+
+/** What the picked cards are worth toward the initial meld, across several melds: the legal
+ * melds they make (a joker at the card it stands for), else their runs and sets. */
+function pickedValue(ctx, rules) {
+  if (!ctx.picked.length) return { value: 0, melds: null };
+  const melds = cover(ctx.picked, ctx.moves.filter((m) => m.verb === "meld"));
+  if (melds) return { value: melds.reduce((n, m) => n + (meldValue(m.named, rules) || 0), 0), melds };
+  const value = groups(ctx.picked).filter(meldish).reduce((n, g) => n + (meldValue(g, rules) || 0), 0);
+  return { value, melds: null };
+}
+
+/** The initial meld's count so far this turn and its target, as the engine says them. */
+function opening(ctx) {
+  const find = (s) => {
+    if (!s || typeof s !== "object") return null;
+    if (s.key === "kalookie.opening") return s.args;
+    for (const v of Object.values(s.args || {})) { const got = find(v); if (got) return got; }
+    return null;
+  };
+  const m = ctx.table && ctx.table.moment;
+  const args = find(m && m.say);
+  const v = ctx.view;
+  const rules = v && typeof v.rules === "string" ? v.rules : "";
+  const need = (ctx.options && ctx.options.initial_meld) || NEED[rules] || 40;
+  return args ? { value: Number(args.value), need: Number(args.need) } : { value: 0, need };
+}
+
+function opens(ctx) {
+  const v = ctx.view;
+  return !!(v && v.opened && v.phase === "play" && !v.opened[v.player] && v.current === v.player && v.drawn);
+}
+
 export default {
   core: ["draw", "take", "meld", "add", "discard"],
   verbs: ["draw", "take", "meld", "add", "swap", "discard", "warn", "swap-upcard", "buy-in", "retire"],
@@ -90,6 +147,20 @@ export default {
   sorts: ["groups", "suit", "rank", "manual"],
   groups,
   verbLabel(verb, ctx) { return word(verb, ctx.lang); },
+  /** Why Meld is refused while opening: what the picked melds add up to, of the target. */
+  whyNot(verb, ctx) {
+    if (verb !== "meld" || !opens(ctx) || !ctx.picked.length) return null;
+    const { value, melds } = pickedValue(ctx, ctx.view.rules);
+    if (melds || !value) return null;
+    const o = opening(ctx);
+    return w("web.why.open", { value: o.value + value, need: o.need });
+  },
+  /** Several melds picked at once: the first of them to lay now (the rest stay picked). */
+  several(verb, ctx) {
+    if (verb !== "meld" || ctx.picked.length < 6) return null;
+    const melds = cover(ctx.picked, ctx.moves.filter((m) => m.verb === "meld"));
+    return melds && melds.length > 1 ? melds[0] : null;
+  },
   panel(ctx) {
     const v = ctx.view;
     if (!v || !v.opened || v.phase !== "play") return null;
@@ -101,9 +172,10 @@ export default {
       box.appendChild(make("span", "opened", word("opened", ctx.lang)));
       return box;
     }
-    const m = /(\d+) of (\d+)/.exec(v.prompt || "");
-    let value = 0;
-    if (m) { value = Number(m[1]); need = Number(m[2]); }
+    const o = opening(ctx);
+    need = o.need;
+    // The count moves with the picked cards, across every meld they make.
+    const value = o.value + (opens(ctx) ? pickedValue(ctx, rules).value : 0);
     const bar = make("div", "open-bar");
     const fill = make("div", "open-fill");
     fill.style.width = `${Math.min(100, (100 * value) / need)}%`;

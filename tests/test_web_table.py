@@ -1,0 +1,432 @@
+"""The browser table's feel, played for real in Debian's Chromium against ``hoola serve``: cards
+that fly from where they were to where they go (and stay still under reduced motion), the sound
+cues and their remembered toggle, the result screen that holds the next deal until everyone has
+pressed Continue, the end of a match with its winner and a working Rematch, a bot standing in
+announced on the table, an open chooser that follows the state; and the room's pause between
+deals, a restart included.
+
+The fixtures and the moves by hand are those of ``test_web_browser``; waits are on the page's
+state, never a fixed sleep.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from typing import Any
+
+import httpx
+import pytest
+
+pytest.importorskip("playwright")
+pytest.importorskip("uvicorn")
+
+from playwright.async_api import Page, async_playwright
+
+import test_web_browser as web
+from hoola.server.room import Room, RoomError
+from hoola.server.store import SeatRow, Store, digest
+
+DESKTOP, LONG, SHOTS = web.DESKTOP, web.LONG, web.SHOTS
+_open_seat, _table, hoola_choice = web._open_seat, web._table, web.hoola_choice
+launch, make_move, new_page, run = web.launch, web.make_move, web.new_page, web.run
+server = web.server  # the same fixtures: hoola serve in a thread, Debian's Chromium asserted
+_chromium = web._chromium
+
+
+def first_choice(state: dict[str, Any]) -> str | None:
+    """Any legal move (a capture game's first card), or let the moment pass."""
+    if state["can_pass"]:
+        return None
+    legal: list[str] = state["view"]["legal"]
+    return legal[0]
+
+
+async def play_until(page: Page, done: str, choose: Any, limit: int = 300) -> dict[str, Any]:
+    """Make the page's moves until the JavaScript condition ``done`` (on ``s``, the state)
+    holds; the state then."""
+    check = ("(() => { const s = window.hoola && window.hoola.state(); "
+             f"return !!s && ({done}); }})()")
+    for _ in range(limit):
+        await page.wait_for_function(f"window.hoola && window.hoola.state() && "
+                                     f"(window.hoola.asked() || {check})",
+                                     timeout=LONG, polling=50)
+        state: dict[str, Any] = await page.evaluate("window.hoola.state()")
+        if await page.evaluate(check):
+            return state
+        await make_move(page, choose(state))
+    raise AssertionError(f"never: {done}")
+
+
+WATCH_MOTION = """() => {
+  window.watched = { flying: 0, running: 0, lit: 0 };
+  const look = () => {
+    const all = document.getAnimations();
+    if (all.some((a) => a.id === 'fly')) window.watched.flying += 1;
+    if (all.length) window.watched.running += 1;
+    if (document.querySelector('#board .seat.acted')) window.watched.lit += 1;
+    requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+}"""
+
+
+# -- motion ------------------------------------------------------------------------------------
+
+def test_cards_fly_and_stay_still_under_reduced_motion(server: tuple[str, Any]) -> None:
+    base, _ = server
+    run(_motion(base))
+
+
+async def _motion(base: str) -> None:
+    async with async_playwright() as p:
+        browser = await launch(p)
+        for reduce in (False, True):
+            page = await new_page(browser, DESKTOP)
+            if reduce:
+                await page.emulate_media(reduced_motion="reduce")
+            made = _table(base, "hoola", [{"bot": "random"}] * 3, seed=21, bot_delay=0.3)
+            await _open_seat(page, base, made)
+            await page.wait_for_function("window.hoola && window.hoola.state() && "
+                                         "window.hoola.state().status === 'playing'")
+            assert await page.get_attribute("body", "data-motion") == ("off" if reduce else "on")
+            await page.evaluate(WATCH_MOTION)
+            start = await page.evaluate("window.hoola.counter()")
+            # Play until the bots have made a good few moves (each one a card that moves).
+            await play_until(page, f"s.counter >= {start + 12} || s.status === 'over'",
+                             hoola_choice)
+            stats = await page.evaluate("window.hoola.motion()")
+            watched = await page.evaluate("window.watched")
+            if reduce:
+                assert stats == {"flights": 0, "on": False}, stats
+                assert watched["running"] == 0 and watched["flying"] == 0, watched
+                assert await page.evaluate("document.getAnimations().length") == 0
+            else:
+                assert stats["on"] and stats["flights"] > 0, stats
+                assert watched["flying"] > 0, watched  # seen in flight, not only counted
+                assert watched["lit"] > 0, watched  # the seat that acted lit up
+                await page.screenshot(path=str(SHOTS / "motion-desktop.png"))
+            assert not page.errors, page.errors  # type: ignore[attr-defined]
+            await page.close()
+        await browser.close()
+
+
+# -- sound -------------------------------------------------------------------------------------
+
+PLAYS = """() => {
+  window.__plays = [];
+  HTMLMediaElement.prototype.play = function () {
+    window.__plays.push(this.src.split('/').pop());
+    return Promise.resolve();
+  };
+}"""
+
+
+def test_sound_toggle_is_remembered_and_cues_are_asked(server: tuple[str, Any]) -> None:
+    base, _ = server
+    run(_sound(base))
+
+
+async def _sound(base: str) -> None:
+    async with async_playwright() as p:
+        browser = await launch(p)
+        page = await new_page(browser, DESKTOP)
+        await page.add_init_script(f"({PLAYS})()")
+        made = _table(base, "capture", [{"bot": "random"}], seed=4, preset="sedma",
+                      bot_delay=0.2)
+        await _open_seat(page, base, made)
+        await page.wait_for_selector("body[data-sound='on'] #sound[aria-pressed='true'] svg")
+        # Sound on: the person's turn and the cards laid on the table are heard.
+        await play_until(page, "['discard.wav', 'turn.wav', 'trick.wav'].every((f) => "
+                               "window.__plays.includes(f))", first_choice)
+        assert set(await page.evaluate("window.hoola.sounds().played")) >= \
+            {"turn", "discard", "trick"}
+        # Every card has its name in words, the hand's cards are buttons; in Korean too.
+        names = await page.eval_on_selector_all("#hand .card", "cs => cs.map((c) => "
+                                                "[c.getAttribute('aria-label'), c.role])")
+        assert names and all(re.fullmatch(r"(ace|two|three|four|five|six|seven|eight|nine|ten|"
+                                          r"jack|queen|king) of (spades|hearts|diamonds|clubs)",
+                                          name) and role == "button" for name, role in names), names
+        assert await page.get_attribute("#others .hidden-card", "aria-label") == "face-down card"
+        await page.click("#lang")
+        await page.wait_for_function("document.querySelector('#hand .card')"
+                                     ".getAttribute('aria-label').match(/^(스페이드|하트|"
+                                     "다이아몬드|클로버) /)")
+        await page.click("#lang")
+        assert (await page.get_attribute("#sound", "aria-label") or "").startswith("Sound on")
+        # Off at once, and remembered across a reload: nothing more is played.
+        await page.click("#sound")
+        await page.wait_for_selector("body[data-sound='off'] #sound[aria-pressed='false']")
+        assert await page.evaluate("localStorage.getItem('hoola.sound')") == "0"
+        await page.reload()
+        await page.wait_for_function("window.hoola && window.hoola.state() && "
+                                     "window.hoola.state().status === 'playing'")
+        assert await page.get_attribute("body", "data-sound") == "off"
+        start = await page.evaluate("window.hoola.counter()")
+        await play_until(page, f"s.counter >= {start + 4} || s.status === 'over'",
+                         first_choice)
+        assert await page.evaluate("window.__plays") == []
+        assert await page.evaluate("window.hoola.sounds()") == {"on": False, "played": []}
+        await page.click("#sound")
+        await page.wait_for_selector("body[data-sound='on']")
+        assert await page.evaluate("localStorage.getItem('hoola.sound')") == "1"
+        # The cue files are the project's own, served with the page.
+        for cue in ("discard", "turn", "claim", "thankyou", "out", "trick"):
+            got = httpx.get(f"{base}/static/sounds/{cue}.wav", timeout=30)
+            assert got.status_code == 200 and got.content[:4] == b"RIFF", cue
+            assert len(got.content) < 20_000, (cue, len(got.content))
+        assert not page.errors, page.errors  # type: ignore[attr-defined]
+        await browser.close()
+
+
+# -- the result between deals ------------------------------------------------------------------
+
+def test_the_result_waits_for_everyone_to_continue(server: tuple[str, Any]) -> None:
+    base, _ = server
+    run(_result(base))
+
+
+async def _result(base: str) -> None:
+    async with async_playwright() as p:
+        browser = await launch(p)
+        made = _table(base, "capture", [{}], seed=6, preset="sedma", deals=2,
+                      result_seconds=120)
+        tid = made["table_id"]
+        joined = httpx.post(f"{base}/api/tables/{tid}/join",
+                            json={"invite": made["invite"], "name": "Bob"}, timeout=30).json()
+        alice = await new_page(browser, DESKTOP)
+        bob = await new_page(browser, DESKTOP, lang="ko-KR")
+        await bob.goto(base + "/")
+        await bob.evaluate("([k, v]) => localStorage.setItem(k, v)",
+                           [f"hoola.seat.{tid}", json.dumps({"token": joined["token"],
+                                                            "seat": joined["seat"],
+                                                            "name": "Bob"})])
+        await bob.goto(f"{base}/table/{tid}")
+        await _open_seat(alice, base, made)
+        paused = "!!s.between"
+        await asyncio.gather(play_until(alice, paused, first_choice),
+                             play_until(bob, paused, first_choice))
+        for page in (alice, bob):
+            await page.wait_for_selector("#result:not([hidden]) #result-extra[data-state='pause'] "
+                                         "#result-continue")
+            await page.wait_for_selector("#result #settlement tr[data-row]")
+        assert await alice.text_content("#result-continue") == "Continue"
+        assert await bob.text_content("#result-continue") == "계속"
+        # The countdown runs, and the next deal is not dealt behind the result meanwhile.
+        left = int(await alice.get_attribute("#result-countdown", "data-left") or 0)
+        assert 100 < left <= 120, left
+        await alice.wait_for_function(f"Number(document.querySelector('#result-countdown')"
+                                      f".dataset.left) < {left}", timeout=LONG)
+        for page in (alice, bob):
+            state = await page.evaluate("window.hoola.state()")
+            assert state["deal"] == 1 and state["between"]["deal"] == 0, state
+            assert not await page.evaluate("window.hoola.asked()")
+        # The deal's log and its replay are a click away.
+        await alice.click("#result .result-log summary")
+        assert await alice.locator("#result .result-log li").count() > 4
+        href = await alice.get_attribute("#result-replay-deal", "href")
+        assert href == f"/replay/{tid}?deal=0&seat=0", href
+        await alice.screenshot(path=str(SHOTS / "result-pause-desktop.png"))
+
+        await alice.click("#result-continue")  # one has read it: the other is waited for
+        await bob.wait_for_selector("#result-waiting", state="detached")
+        await alice.wait_for_selector("#result-waiting:has-text('Bob')")
+        state = await alice.evaluate("window.hoola.state()")
+        assert state["deal"] == 1 and state["between"]["waiting"] == [1], state
+
+        replay = await new_page(browser, DESKTOP)  # the replay link, with Alice's seat
+        await replay.goto(base + "/")
+        await replay.evaluate("([k, v]) => localStorage.setItem(k, v)",
+                              [f"hoola.seat.{tid}", json.dumps({"token": made["token"],
+                                                               "seat": 0})])
+        await replay.goto(base + href)
+        await replay.wait_for_selector("#r-action[data-step]")
+        snap = await replay.evaluate("window.hoolaReplay.snapshot()")
+        assert snap["deal"] == 0 and snap["seat"] == 0, snap
+        await replay.close()
+
+        await bob.click("#result-continue")  # everyone has: the next deal, the result closed
+        for page in (alice, bob):
+            await page.wait_for_function("window.hoola.state().deal === 2 && "
+                                         "!window.hoola.state().between", timeout=LONG)
+            await page.wait_for_selector("#result", state="hidden")
+        for page in (alice, bob):
+            assert not page.errors, page.errors  # type: ignore[attr-defined]
+        await browser.close()
+
+
+# -- the end of a match ------------------------------------------------------------------------
+
+def test_the_match_ends_with_its_winner_and_a_rematch(server: tuple[str, Any]) -> None:
+    base, _ = server
+    run(_rematch(base))
+
+
+async def _rematch(base: str) -> None:
+    async with async_playwright() as p:
+        browser = await launch(p)
+        page = await new_page(browser, DESKTOP)
+        made = _table(base, "hoola", [{"bot": "random"}, {"bot": "medium"}], seed=8,
+                      preset="classic", options={"knock_limit": 15})
+        tid = made["table_id"]
+        await _open_seat(page, base, made)
+        await play_until(page, "s.status === 'over'", hoola_choice)
+        await page.wait_for_selector("#result:not([hidden]) #result-extra[data-state='final']")
+        winner = await page.text_content("#result-extra .match-winner") or ""
+        assert winner.endswith("wins the match") or winner.endswith("share the win"), winner
+        board = (await page.evaluate("window.hoola.state()"))["scoreboard"]
+        totals = [float(v) for v in board["scores"][-1]["values"]]
+        best = [board["names"][i] for i, v in enumerate(totals) if v == max(totals)]
+        assert winner.split(" wins")[0].split(" share")[0] == ", ".join(best), (winner, board)
+        assert await page.get_attribute("#result-lobby", "href") == "/"
+        record = await page.get_attribute("#result-record", "href")
+        assert httpx.get(base + (record or ""), timeout=30).status_code == 200
+        assert not await page.is_hidden("#result-replay")
+        await page.screenshot(path=str(SHOTS / "match-over-desktop.png"))
+
+        await page.click("#result-rematch")
+        await page.wait_for_url(lambda url: "/table/" in url and not url.endswith(tid))
+        new = page.url.rsplit("/", 1)[-1]
+        await page.wait_for_function("window.hoola && window.hoola.state() && "
+                                     "window.hoola.state().status === 'playing'", timeout=LONG)
+        state = await page.evaluate("window.hoola.state()")
+        assert state["seat"] == 0 and state["table_id"] == new
+        info = httpx.get(f"{base}/api/tables/{new}", timeout=30).json()
+        old = httpx.get(f"{base}/api/tables/{tid}", timeout=30).json()
+        assert (info["game"], info["rules"]) == (old["game"], old["rules"]) == ("hoola", "classic")
+        assert [(s["name"], s["kind"], s["bot"]) for s in info["seats"]] == \
+            [(s["name"], s["kind"], s["bot"]) for s in old["seats"]]
+        # Asked again, the same rematch: never a second table.
+        again = httpx.post(f"{base}/api/tables/{tid}/rematch",
+                           headers={"Authorization": f"Bearer {made['token']}"}, timeout=30)
+        assert again.status_code == 200 and again.json()["table_id"] == new, again.text
+        assert not page.errors, page.errors  # type: ignore[attr-defined]
+        await browser.close()
+
+
+# -- a bot standing in, announced --------------------------------------------------------------
+
+def test_a_bot_playing_for_a_person_out_of_time_is_announced(server: tuple[str, Any]) -> None:
+    base, _ = server
+    run(_standin(base))
+
+
+async def _standin(base: str) -> None:
+    async with async_playwright() as p:
+        browser = await launch(p)
+        page = await new_page(browser, DESKTOP)
+        await page.add_init_script("""document.addEventListener('DOMContentLoaded', () => {
+            window.heard = [];
+            const live = document.getElementById('live');  // the table's page alone has it
+            if (live) new MutationObserver(() => window.heard.push(live.textContent))
+                .observe(live, { childList: true, subtree: true });
+        })""")
+        made = _table(base, "capture", [{"bot": "random"}], seed=5, preset="sedma",
+                      turn_seconds=1)
+        await _open_seat(page, base, made)
+        # The person does nothing: their timer runs out and a bot plays; the table says so, on
+        # the table and to a screen reader.
+        await page.wait_for_selector(".toast:has-text(\"a bot played Me's turn\")", timeout=LONG)
+        heard = await page.evaluate("window.heard")
+        assert any("a bot played Me's turn" in line for line in heard), heard
+        assert not page.errors, page.errors  # type: ignore[attr-defined]
+        await browser.close()
+
+
+def test_an_open_chooser_follows_the_state(server: tuple[str, Any]) -> None:
+    base, _ = server
+    run(_chooser(base))
+
+
+async def _chooser(base: str) -> None:
+    async with async_playwright() as p:
+        browser = await launch(p)
+        page = await new_page(browser, DESKTOP)
+        # Seed 2: after the person's first draw, Meld stands for two melds (9h Th Jh, 7c).
+        made = _table(base, "hoola", [{"bot": "random"}], seed=2, turn_seconds=3)
+        await _open_seat(page, base, made)
+        await page.wait_for_function("window.hoola && window.hoola.asked() && "
+                                     "window.hoola.legal().includes('Me draw')", timeout=LONG)
+        await make_move(page, "Me draw")
+        await page.wait_for_function("window.hoola.asked()", timeout=LONG)
+        await page.click('#verbs button[data-verb="meld"]')
+        await page.wait_for_selector("#chooser:not([hidden]) #chooser-list button[data-move]")
+        # The person does not choose: the timer runs out and a bot plays for them. From then on,
+        # at every frame, the chooser holds only what is legal now, or is gone.
+        await page.evaluate("""() => {
+            window.stale = [];
+            const look = () => {
+                const box = document.getElementById('chooser');
+                const legal = window.hoola.asked() ? window.hoola.legal() : [];
+                const shown = [...box.querySelectorAll('button[data-move]')]
+                    .map((b) => b.dataset.move);
+                if (!box.hidden && !shown.every((m) => legal.includes(m))) {
+                    window.stale.push([window.hoola.counter(), shown]);
+                }
+                requestAnimationFrame(look);
+            };
+            requestAnimationFrame(look);
+        }""")
+        start = await page.evaluate("window.hoola.counter()")
+        await page.wait_for_selector(".toast:has-text(\"a bot played Me's turn\")", timeout=LONG)
+        await page.wait_for_function(f"window.hoola.counter() >= {start + 3}", timeout=LONG)
+        assert await page.evaluate("window.stale") == []
+        assert not await page.locator(".toast.bad:has-text('does not hold')").count()
+        assert not page.errors, page.errors  # type: ignore[attr-defined]
+        await browser.close()
+
+
+# -- the room's pause between deals, and a restart in it ---------------------------------------
+
+def test_the_room_holds_the_next_deal_and_a_restart_starts_the_countdown_again() -> None:
+    asyncio.run(_pause())
+
+
+async def _pause() -> None:
+    store = Store("sqlite://")
+    config = {"game": "capture", "preset": "sedma", "options": {}, "deals": 3, "seed": 3,
+              "turn_seconds": 0, "result_seconds": 30}
+    seats = [SeatRow(0, "person", "A", None, digest("a"), False),
+             SeatRow(1, "person", "B", None, digest("b"), False)]
+    tid = store.create_table(config, host_digest=digest("a"), invite="i", seat_rows=seats)
+    sent: list[tuple[int | None, dict[str, Any]]] = []
+
+    def room_of() -> Room:
+        row = store.table(tid)
+        assert row is not None
+        return Room(row, store.seats(tid), store, lambda q, m: sent.append((q, m)))
+
+    room = room_of()
+    await room.start()
+    while room.between is None:
+        assert room.state is not None and room.moment is not None
+        seat = min(room.moment.actors)
+        view = room.state.view(seat)
+        text = None if view.can_pass and not view.legal else room.state.format(view.legal[0])
+        await room.submit(seat, text, room.counter)
+    assert room.match is not None and room.state is not None
+    assert len(room.match.deals) == 1 and room.state.is_over
+    told = [m for q, m in sent if q == 0 and m.get("type") == "state"][-1]
+    assert told["between"]["deal"] == 0 and told["between"]["waiting"] == [0, 1]
+    with pytest.raises(RoomError) as refused:
+        await room.submit(0, "play Ah", room.counter)
+    assert refused.value.code == "between-deals"
+
+    # Rebuilt in the pause (a restart): still between the deals, with a fresh countdown.
+    room.close()
+    again = room_of()
+    again.rebuild()
+    again.resume()
+    assert again.between is not None and again.between.deal == 0
+    assert again.between.waiting == {0, 1} and again.match is not None
+    assert len(again.match.deals) == 1
+    await again.go_on(0)
+    assert again.between is not None and again.between.waiting == {1}
+    await again.go_on(1)
+    assert again.between is None and len(again.match.deals) == 2
+    assert again.moment is not None and again.moment.actors
+    await again.go_on(1)  # a late Continue changes nothing
+    assert len(again.match.deals) == 2
+    again.close()
+    store.close()

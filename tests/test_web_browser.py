@@ -73,6 +73,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Stor
         yield f"http://127.0.0.1:{live.port}", live.store
 
 
+async def still(page: Page) -> None:
+    """Wait until no card is in flight, so a screenshot shows the table at rest (pulses that
+    never end are not waited for)."""
+    await page.wait_for_function("""() => document.getAnimations().every((a) =>
+        a.playState !== "running" || a.effect.getComputedTiming().iterations === Infinity)""")
+
+
 def run(coro: Any) -> Any:
     return asyncio.run(coro)
 
@@ -298,6 +305,7 @@ async def _hoola(base: str, store: Store) -> None:
         bob = await new_page(browser, PHONE)
         await alice.goto(base + "/")
         await alice.wait_for_selector('#c-seats select[name="seat-1"]')
+        await still(alice)
         await alice.screenshot(path=str(SHOTS / "lobby-desktop.png"))
         await alice.fill("#c-name", "Alice")
         await alice.select_option("#c-game", "hoola")
@@ -374,6 +382,8 @@ async def _hoola(base: str, store: Store) -> None:
                 assert title in ("Draw first", "먼저 뽑으세요"), title
                 await discard.click(force=True)  # a tap on a disabled button says why
                 await page.wait_for_selector(f'.toast:has-text("{title}")')
+                cue = await page.text_content("#cues") or ""  # the hand's points, beside it
+                assert re.search(r"\d+ points" if page is alice else r"손패 \d+점", cue), cue
                 if page is bob:
                     assert await page.text_content('#verbs button[data-verb="meld"]') == "등록"
                     assert await page.text_content('#verbs button[data-verb="add"]') == "붙이기"
@@ -384,16 +394,24 @@ async def _hoola(base: str, store: Store) -> None:
                 assert label in ("Thank you!", "땡큐!"), label
                 assert "thank-you" in (await button.get_attribute("class") or "")
                 await page.wait_for_selector("#countdown:not([hidden])")
+                shown = await page.evaluate("""() => {
+                  const said = (e) => /Thank you\\? You may take|땡큐\\? /.test(e.textContent);
+                  return [...document.querySelectorAll("body *")].filter((e) => said(e)
+                    && e.offsetParent !== null && ![...e.children].some(said)).length; }""")
+                assert shown == 1, shown  # the claim is offered once, not twice
                 if page is alice and not shots["claim"]:
                     shots["claim"] = True
+                    await still(page)
                     await page.screenshot(path=str(SHOTS / "hoola-desktop.png"))
             if page is alice:
                 shots["desktop"] += 1
                 if shots["desktop"] == 2 and not shots["claim"]:
+                    await still(page)
                     await page.screenshot(path=str(SHOTS / "hoola-desktop.png"))
             if page is bob:
                 shots["phone"] += 1
                 if shots["phone"] == 3:
+                    await still(page)
                     await page.screenshot(path=str(SHOTS / "hoola-phone.png"))
                 if shots["phone"] == 4:  # a reload keeps the seat
                     seat = state["seat"]
@@ -430,6 +448,7 @@ async def _hoola(base: str, store: Store) -> None:
         # Who pays whom and why: one line a payment, each with its reason.
         whys = await alice.locator("#payments tr.payment td.why").all_text_contents()
         assert whys and all(whys), whys
+        await still(alice)
         await alice.screenshot(path=str(SHOTS / "hoola-result-desktop.png"))
 
         # The replay of the finished game: step by step, as a seat saw it or all hands open.
@@ -447,6 +466,7 @@ async def _hoola(base: str, store: Store) -> None:
         assert await replay.locator("#others .seat .hidden-card").count() > 0
         await replay.keyboard.press("End")
         await replay.wait_for_selector("#r-settlement:not([hidden]) #payments tr.payment")
+        await still(replay)
         await replay.screenshot(path=str(SHOTS / "replay-desktop.png"))
         for name in ("lobby-desktop", "hoola-desktop", "hoola-phone", "hoola-result-desktop",
                      "replay-desktop"):
@@ -503,8 +523,10 @@ async def _kalookie(base: str) -> None:
                     assert need == 40
             if not seen["shot"] and view["drawn"] and view["current"] == view["player"]:
                 seen["shot"] = True
+                await still(page)
                 await page.screenshot(path=str(SHOTS / "kalookie-desktop.png"))
                 await page.set_viewport_size(PHONE)
+                await still(page)
                 await page.screenshot(path=str(SHOTS / "kalookie-phone.png"))
                 await page.set_viewport_size(DESKTOP)
 
@@ -552,8 +574,10 @@ async def _sedma(base: str) -> None:
             legal: list[str] = state["view"]["legal"]
             counter = state["counter"]
             if moves == 2:
+                await still(page)
                 await page.screenshot(path=str(SHOTS / "sedma-phone.png"))
                 await page.set_viewport_size(DESKTOP)
+                await still(page)
                 await page.screenshot(path=str(SHOTS / "sedma-desktop.png"))
                 await page.set_viewport_size(PHONE)
             stop = [m for m in legal if m.split()[1] == "stop"]
@@ -640,6 +664,7 @@ async def _mission(base: str) -> None:
         korean_word = "성공" if outcome == "achieved" else "실패"
         await page.wait_for_selector(f"#middle-zones .zone-mission[data-outcome='{outcome}'] "
                                      f".mission-outcome:has-text('{korean_word}')")
+        await still(page)
         await page.screenshot(path=str(SHOTS / "hoola-mission-desktop.png"))
         await page.click("#result-button")
         await page.wait_for_selector(f"#result:not([hidden]) .mission-result:has-text('미션')"

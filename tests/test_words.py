@@ -240,3 +240,20 @@ def test_a_fixed_undercut_penalty_is_paid_to_each_other_player() -> None:
             assert all(w.key == "hoola.why.undercut-fixed"
                        for line in view.table().settlement for w in line.why)
     assert fixed, "no undercut knock in these deals"
+
+
+def test_hoola_cues_tell_the_points_in_hand_and_the_knock_limit() -> None:
+    """The seat's cues (the browser and the terminal show them): its points, and the knock
+    limit while no knock is open; a seat sitting the deal out is told so."""
+    from hoola.core.cards import card_mask
+    from hoola.games.hoola import DealState, Rules
+    from hoola.games.hoola.scoring import hand_points
+
+    state = DealState.new(Rules.preset("pagat"), ["A", "B", "C", "D"], seed=7)
+    view = state.view(1)
+    cues = view.table().cues
+    points = hand_points(card_mask(view.hand), 0, view.rules, True)
+    assert cues[0].key == "hoola.cue.points" and cues[0].text == f"{points} points"
+    limit = view.rules.knock_limit_for(4)
+    assert any(c.text == f"knock at {limit} or less" for c in cues)
+    assert view.table().to_json()["cues"][0]["args"] == {"n": str(points)}

@@ -118,7 +118,8 @@ class Payment:
 @dataclass(frozen=True, slots=True)
 class Table:
     """Everything a front end draws for one seat: zones, score lines, seats' names, the moment;
-    once a deal is settled, how it ended (``outcome``) and its ``settlement``, line by line."""
+    once a deal is settled, how it ended (``outcome``) and its ``settlement``, line by line;
+    ``cues``: what the seat's own hand allows now (Hoola's points and knock limit)."""
 
     zones: tuple[Zone, ...]
     moment: Moment
@@ -128,6 +129,7 @@ class Table:
     log: tuple[str, ...] = field(default_factory=tuple)
     settlement: tuple[Payment, ...] = ()
     outcome: tuple[Said, ...] = ()
+    cues: tuple[Said, ...] = ()
 
     def zone(self, zone_id: str) -> Zone:
         """The zone with this id (KeyError when there is none)."""
@@ -143,4 +145,5 @@ class Table:
                 "teams": [list(t) for t in self.teams] if self.teams is not None else None,
                 "moment": self.moment.to_json(), "log": list(self.log),
                 "settlement": [p.to_json() for p in self.settlement],
-                "outcome": [w.to_json() for w in self.outcome]}
+                "outcome": [w.to_json() for w in self.outcome],
+                "cues": [w.to_json() for w in self.cues]}

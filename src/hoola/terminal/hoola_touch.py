@@ -24,11 +24,6 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from hoola.core.cards import JOKER, card_mask
-from hoola.games.hoola.actions import Knock
-from hoola.games.hoola.scoring import blast_kind, hand_points
-from hoola.games.hoola.text import stakes
-
 __all__ = ["HOOLA_DEALS", "HOOLA_VERBS", "hoola_note", "hoola_seat_note"]
 
 HOOLA_DEALS: Final = 10
@@ -42,27 +37,15 @@ HOOLA_VERBS: Final = {"d": "draw", "t": "take", "m": "meld", "a": "add", "x": "d
 """Hoola's keys, each a verb of its notation."""
 
 
+KEYS: Final = {"hoola.cue.may-knock": " (k)", "hoola.cue.sopang": " (b)",
+               "hoola.cue.daepang": " (b)"}
+"""The key beside a cue whose move has one."""
+
+
 def hoola_note(view: Any) -> str:
-    """The points in the person's hand and what they allow: ``23 points · knock at 10 or
-    less``, ``you may knock (k)``, a blast ready, a stake other than 1."""
-    rules, me = view.rules, view.player
-    if not view.in_deal[me]:
-        return "you sit this deal out"
-    if view.phase == "over":
-        return ""  # the points are the settlement's now
-    mask = card_mask(view.hand)
-    jokers = sum(1 for c in view.hand if c == JOKER)
-    parts = [f"{hand_points(mask, jokers, rules, True)} points"]
-    if any(isinstance(a, Knock) for a in view.legal):
-        parts.append("you may knock (k)")
-    elif rules.knocks and rules.knock_rule == "limit":
-        parts.append(f"knock at {rules.knock_limit_for(sum(view.in_deal))} or less")
-    if rules.blasts and not view.melded[me] and len(view.hand) == 7:
-        kind = blast_kind(mask, jokers, rules)
-        parts.append(f"blast ready: {kind} (b)" if kind else "blast: no")
-    if view.stake != 1:
-        parts.append(f"stake ×{stakes(view.stake).lstrip('+')}")
-    return " · ".join(parts)
+    """The points in the person's hand and what they allow (the view's cues): ``23 points ·
+    knock at 10 or less``, ``you may knock (k)``, a blast ready, a stake other than 1."""
+    return " · ".join(c.text + KEYS.get(c.key, "") for c in view.cues())
 
 
 def hoola_seat_note(view: Any, seat: int) -> str:

@@ -31,6 +31,14 @@ phrases({
     "hoola.claim": "Thank you? You may take {card}, or let it go",
     "hoola.draw": "Draw from the stock, or take the discard",
     "hoola.after-draw": "Meld, add, or discard to end the turn",
+    "hoola.cue.sit-out": "you sit this deal out",
+    "hoola.cue.points": "{n} points",
+    "hoola.cue.may-knock": "you may knock",
+    "hoola.cue.knock-at": "knock at {limit} or less",
+    "hoola.cue.sopang": "blast ready: sopang",
+    "hoola.cue.daepang": "blast ready: daepang",
+    "hoola.cue.no-blast": "blast: no",
+    "hoola.cue.stake": "stake ×{stake}",
 })
 
 
@@ -116,6 +124,33 @@ class View(NamedTuple):
             return say("hoola.draw")
         return say("hoola.after-draw")
 
+    def cues(self) -> tuple[Said, ...]:
+        """What the seat's hand allows, beside it while play goes on: its points, whether a
+        knock is open or the limit it needs, a blast ready, a stake other than 1."""
+        from hoola.core.cards import JOKER, card_mask
+        from hoola.games.hoola.actions import Knock
+        from hoola.games.hoola.scoring import blast_kind, hand_points
+        from hoola.games.hoola.text import stakes
+
+        rules, me = self.rules, self.player
+        if not self.in_deal[me]:
+            return (say("hoola.cue.sit-out"),)
+        if self.phase == "over":
+            return ()  # the points are the settlement's now
+        mask = card_mask(self.hand)
+        jokers = sum(1 for c in self.hand if c == JOKER)
+        cues = [say("hoola.cue.points", n=hand_points(mask, jokers, rules, True))]
+        if any(isinstance(a, Knock) for a in self.legal):
+            cues.append(say("hoola.cue.may-knock"))
+        elif rules.knocks and rules.knock_rule == "limit":
+            cues.append(say("hoola.cue.knock-at", limit=rules.knock_limit_for(sum(self.in_deal))))
+        if rules.blasts and not self.melded[me] and len(self.hand) == 7:
+            kind = blast_kind(mask, jokers, rules)
+            cues.append(say(f"hoola.cue.{kind}" if kind else "hoola.cue.no-blast"))
+        if self.stake != 1:
+            cues.append(say("hoola.cue.stake", stake=stakes(self.stake).lstrip("+")))
+        return tuple(cues)
+
     def table(self) -> Table:
         """The table as data: hands, melds m1.., the discard pile, the stock, the moment."""
         zones: list[Zone] = []
@@ -166,7 +201,7 @@ class View(NamedTuple):
                                   self.melded)
             ended = (outcome(self.result, self.names, knocker_of(self.history)),)
         return Table(zones=tuple(zones), moment=moment, names=self.names, scores=tuple(scores),
-                     log=log, settlement=settlement, outcome=ended)
+                     log=log, settlement=settlement, outcome=ended, cues=self.cues())
 
     def _settlement(self) -> Zone:
         """The settlement told to this seat, a zone of no cards: how play ended (its label) and

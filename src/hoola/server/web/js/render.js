@@ -137,6 +137,7 @@ export function seatPanel(table, seat, info) {
   if (hand) {
     const count = make("span", "badge count", hand.count === 1 ? t("s.card") : t("s.cards", { n: hand.count }));
     count.dataset.count = hand.count;
+    if (hand.count === 1) count.classList.add("last-card");  // one card left: flagged
     head.appendChild(count);
     if (hand.note === "out") panel.classList.add("out");
   }

@@ -518,6 +518,13 @@ function renderMine(table, mine) {
     { seats: S.msg.seats, me: mine, moment: S.msg.moment, timer: timerFor(mine) });
   panel.classList.add("mine");
   if (S.msg.asked && S.decided !== S.msg.counter) panel.classList.add("asked");
+  // What the hand allows now, from the game's own cues (Hoola: points, the knock limit, a blast).
+  if (table.cues && table.cues.length) {
+    const cues = make("div", "cues");
+    cues.id = "cues";
+    cues.textContent = table.cues.map((c) => said(c)).join(" · ");
+    panel.appendChild(cues);
+  }
   area.appendChild(panel);
   const hand = $("hand");
   hand.replaceChildren();

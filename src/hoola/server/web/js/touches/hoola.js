@@ -3,18 +3,17 @@
 // at the end). Which move is legal is still the server's word.
 
 import { make } from "../api.js";
-import { cardText } from "../cards.js";
 
 const LABELS = {
   en: { draw: "Draw", take: "Take", meld: "Meld", add: "Add", discard: "Discard",
     knock: "Knock (Stop)", blast: "Blast", sevens: "Four sevens", play: "Play", drop: "Drop",
-    thanks: "Thank you!", claimable: "Thank you? You may take {card}, or let it go",
+    thanks: "Thank you!",
     mission: "Mission", catalog: "the project's own list", achieved: "achieved",
     failed: "failed", "achieved.line": "Mission {feat} ×{n} achieved: every payment to the winner ×{n}",
     "failed.line": "Mission {feat} ×{n} failed: payments unchanged" },
   ko: { draw: "뽑기", take: "가져오기", meld: "등록", add: "붙이기", discard: "버리기",
     knock: "스톱", blast: "소빵/대빵", sevens: "포세븐", play: "참가", drop: "다이",
-    thanks: "땡큐!", claimable: "땡큐? {card}을(를) 가져오거나 넘기세요",
+    thanks: "땡큐!",
     mission: "미션", catalog: "이 프로젝트가 정한 목록", achieved: "성공", failed: "실패",
     "achieved.line": "미션 {feat} ×{n} 성공: 이긴 사람이 받는 돈 모두 ×{n}",
     "failed.line": "미션 {feat} ×{n} 실패: 지불은 그대로" },
@@ -117,12 +116,5 @@ export default {
     const p = make("p", `mission-result ${m.outcome}`, line);
     p.dataset.outcome = m.outcome;
     return p;
-  },
-  panel(ctx) {
-    if (!claiming(ctx)) return null;
-    const box = make("div", "touch-claim");
-    box.appendChild(make("b", "", word("claimable", ctx.lang)
-      .replace("{card}", cardText(ctx.view.claimable))));
-    return box;
   },
 };

@@ -63,7 +63,7 @@ def english_left(text: str) -> bool:
 
 
 async def korean_texts(page: Page) -> list[str]:
-    """Every prompt, hint, refusal and settlement text the page shows now."""
+    """Every prompt, hint, refusal, cue, log line and settlement text the page shows now."""
     texts: list[str] = await page.evaluate("""() => {
         const out = [];
         const add = (sel) => document.querySelectorAll(sel).forEach((n) => {
@@ -76,6 +76,7 @@ async def korean_texts(page: Page) -> list[str]:
         add('#hint .hint-move'); add('#hint .hint-why');
         add('#toasts .toast');
         add('#touch b'); add('#touch span');
+        add('#cues'); add('#log li');
         add('#result:not([hidden]) .result-end');
         add('#result:not([hidden]) #payments th');
         add('#result:not([hidden]) #payments td.why');

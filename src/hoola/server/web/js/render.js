@@ -239,6 +239,20 @@ export function scoreTable(board) {
   return wrap;
 }
 
+// Small words of the notation, as signs on a page not in English ("Bob 붙이기 6♣ → m2").
+const SIGNS = { on: "→", with: "+", for: ":" };
+
+/** A log line in the page's language (``ctx.lang``): English keeps the record's notation;
+ * another language writes its verb in the game's own word (``touch.verbLabel``, as on the
+ * buttons) and its small words as signs. Names and cards stay as they are. */
+export function toldLine(line, touch, ctx) {
+  if (ctx.lang === "en" || !touch || !touch.verbLabel) return line;
+  const words = line.split(" ");
+  if (words.length < 2 || !(touch.verbs || []).includes(words[1])) return line;
+  return [words[0], touch.verbLabel(words[1], ctx), ...words.slice(2).map((x) => SIGNS[x] || x)]
+    .join(" ");
+}
+
 /** A log line with its cards written with suit symbols. */
 export function logLine(text) {
   const li = make("li", "log-line");

@@ -3,7 +3,7 @@
 
 import { api, make, savedSeat } from "./api.js";
 import { applyLabels, getLang, langButton, onLangChange, t } from "./i18n.js";
-import { logLine, middle, richText, scoreTable, seatPanel } from "./render.js";
+import { logLine, middle, richText, scoreTable, seatPanel, toldLine } from "./render.js";
 import { icon } from "./icons.js";
 import { tableTitle, touchOf } from "./touches/index.js";
 import { paymentsTable } from "./settle.js";
@@ -98,7 +98,7 @@ function draw() {
   }
   const log = $("log");
   log.replaceChildren();
-  for (const line of table.log || []) log.appendChild(logLine(line));
+  for (const line of table.log || []) log.appendChild(logLine(toldLine(line, touch, { ...ctx, moves: [] })));
   const settle = $("r-settlement");
   const payments = s.settlement.length ? paymentsTable(table) : null;
   settle.hidden = !s.settlement.length;

@@ -7,7 +7,7 @@ import { cardElement, cardText, compareCards, faceOf, glyphText } from "./cards.
 import { icon } from "./icons.js";
 import { applyLabels, errorText, getLang, langButton, onLangChange, t } from "./i18n.js";
 import { candidates, defaultMove, dropMoves, pick, readMove, usableCards, verbsOf } from "./moves.js";
-import { logLine, markTrickWinner, middle, richText, scoreTable, seatPanel, seatPlaces, zoneBox } from "./render.js";
+import { logLine, markTrickWinner, middle, richText, scoreTable, seatPanel, seatPlaces, toldLine, zoneBox } from "./render.js";
 import { tableTitle, touchOf } from "./touches/index.js";
 import { botLevel, said, w, wordsReady } from "./words.js";
 import { outcomeLine, paymentsTable } from "./settle.js";
@@ -664,10 +664,10 @@ function logLines(m) {
 
 function renderLog() {
   const m = S.msg;
-  const lines = logLines(m);
+  const lines = logLines(m).map((line) => toldLine(line, S.touch, { ...ctx(), view: null, moves: [] }));
   const log = $("log");
   const claims = (S.claims || []).filter((c) => c.deal === m.deal);
-  const key = `${m.deal}:${lines.length}:${claims.length}:${lines[lines.length - 1] || ""}`;
+  const key = `${getLang()}:${m.deal}:${lines.length}:${claims.length}:${lines[lines.length - 1] || ""}`;
   if (log.dataset.key === key) return;
   log.dataset.key = key;
   log.replaceChildren();

@@ -30,7 +30,7 @@ import websockets
 
 from hoola.core.errors import HoolaError
 from hoola.server.app import ALWAYS, KEEP_ALIVE, STATUS, create_app
-from hoola.server.limits import Buckets, Limits, http_protocol
+from hoola.server.limits import Buckets, Guard, LimitError, Limits, http_protocol
 from hoola.server.store import Store
 from server_client import (
     TRACEBACK_SIGNS,
@@ -512,6 +512,44 @@ def test_a_refusal_s_code_sets_its_status(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 # -- the limits themselves, and hoola serve's options -------------------------------------------
+
+def test_tournament_creation_is_limited_per_address(tmp_path: Path) -> None:
+    cup = {"format": "swiss", "game": "sedma", "entrants": 4, "bots": "random"}
+
+    async def rate(live: Live) -> None:
+        async with httpx.AsyncClient(base_url=live.http) as http:
+            for _ in range(2):
+                r = await http.post("/api/tournaments", json=cup,
+                                    headers=from_address("192.0.2.7"))
+                assert r.status_code == 200, r.text
+            r = await http.post("/api/tournaments", json=cup, headers=from_address("192.0.2.7"))
+            assert r.status_code == 429 and r.json()["code"] == "rate-limited", r.text
+            assert "tournaments an hour" in r.json()["message"]
+            r = await http.post("/api/tournaments", json=cup, headers=from_address("192.0.2.8"))
+            assert r.status_code == 200, r.text
+            listed = (await http.get("/api/tournaments")).json()
+            assert len(listed) == 3  # the refused one was never made
+
+    with serve(tmp_path / "cups", Limits(tournaments_per_hour=1, tournaments_burst=2)) as live:
+        run(rate(live))
+
+
+def test_an_account_has_its_share_wherever_it_writes_from() -> None:
+    """Chat and tournaments count per account as well as per address: a signed-in account
+    moving between addresses gets no more; a refused line or tournament counts nothing."""
+    guard = Guard(Limits(chat_per_minute=0.01, chat_burst=2, tournaments_per_hour=0.01,
+                         tournaments_burst=2))
+    guard.chat("192.0.2.1", "t1", "ann")
+    guard.chat("192.0.2.2", "t2", "ann")
+    with pytest.raises(LimitError, match="chat lines a minute from one address or account"):
+        guard.chat("192.0.2.3", "t3", "ann")
+    guard.chat("192.0.2.3", "t3", "bob")  # the refusal counted nothing against the address
+    guard.tournament("192.0.2.1", "ann")
+    guard.tournament("192.0.2.2", "ann")
+    with pytest.raises(LimitError, match="tournaments an hour"):
+        guard.tournament("192.0.2.3", "ann")
+    guard.tournament("192.0.2.3")
+
 
 def test_limits_are_checked_and_parsed() -> None:
     assert Limits.parse({"tables_burst": "5", "body_seconds": "2.5"}) == Limits(

@@ -96,6 +96,10 @@ class Limits:
     """Accounts (guests too) one client address may make a minute, on average ..."""
     signups_burst: int = 10
     """... in bursts of this many."""
+    tournaments_per_hour: float = 12.0
+    """Tournaments one client address, and one account, may make an hour, on average ..."""
+    tournaments_burst: int = 4
+    """... in bursts of this many."""
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -110,7 +114,8 @@ class Limits:
                             ("tables_per_minute", "tables_burst"),
                             ("signins_per_minute", "signins_burst"),
                             ("account_signins_per_minute", "account_signins_burst"),
-                            ("signups_per_minute", "signups_burst")):
+                            ("signups_per_minute", "signups_burst"),
+                            ("tournaments_per_hour", "tournaments_burst")):
             if getattr(self, rate) and not getattr(self, burst):
                 raise ValueError(f"{rate} needs a {burst} of 1 or more")
 
@@ -283,19 +288,32 @@ class Guard:
         self.chat_by_address = Buckets(limits.chat_per_minute / 60, limits.chat_burst)
         self.chat_by_table = Buckets(limits.table_chat_per_minute / 60, limits.table_chat_burst)
         self.tables = TableQuota(limits)
+        self.tournaments = Buckets(limits.tournaments_per_hour / 3600, limits.tournaments_burst)
         self._key = secrets.token_bytes(32)  # never stored: the creator hashes are unlinkable
 
-    def chat(self, address: str, tid: str) -> None:
-        """Count a chat line from ``address`` at table ``tid``, or LimitError (nothing
-        counted) when either has had its share."""
-        if not self.chat_by_address.ready(address):
+    def chat(self, address: str, tid: str, account: str | None = None) -> None:
+        """Count a chat line from ``address`` (and a signed-in ``account``, wherever it writes
+        from) at table ``tid``, or LimitError (nothing counted) when one has had its share."""
+        senders = [address] if not account else [address, f"account {account}"]
+        if not all(self.chat_by_address.ready(k) for k in senders):
             raise LimitError(f"at most {self.limits.chat_per_minute:g} chat lines a minute "
-                             "from one address: wait a little")
+                             "from one address or account: wait a little")
         if not self.chat_by_table.ready(tid):
             raise LimitError(f"at most {self.limits.table_chat_per_minute:g} chat lines a "
                              "minute at a table: wait a little")
-        self.chat_by_address.take(address)
+        for key in senders:
+            self.chat_by_address.take(key)
         self.chat_by_table.take(tid)
+
+    def tournament(self, address: str, account: str | None = None) -> None:
+        """Count a tournament made from ``address`` (and by ``account``), or LimitError
+        (nothing counted) when one has made its share."""
+        makers = [address] if not account else [address, f"account {account}"]
+        if not all(self.tournaments.ready(k) for k in makers):
+            raise LimitError(f"at most {self.limits.tournaments_per_hour:g} tournaments an "
+                             "hour from one address or account: wait a little")
+        for key in makers:
+            self.tournaments.take(key)
 
     def creator(self, address: str) -> str:
         """The address as the tables it makes keep it: a keyed hash (the key dies with the

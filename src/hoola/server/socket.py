@@ -48,6 +48,7 @@ class Connection:
     ws: WebSocket
     address: str = ""  # the client's, for the per-address limits
     held: str | None = None  # the digest of the token that took the seat
+    account: str | None = None  # the signed-in account, once asked ("" for none)
     retired: bool = False
     rate: float | None = None  # None: the module's RATE and BURST, read at each message
     burst: float | None = None
@@ -233,7 +234,10 @@ async def _handle(srv: Server, tid: str, seat: int | None, conn: Connection,
             text = plain(message.get("text"), 300)
             if not text:
                 raise RoomError("a chat line is some plain text", "bad-chat")
-            srv.guard.chat(conn.address, tid)  # refused: neither relayed nor stored
+            if conn.account is None:  # asked once, at the first line
+                signed = srv.accounts.of(conn.ws) if srv.accounts is not None else None
+                conn.account = signed.id if signed is not None else ""
+            srv.guard.chat(conn.address, tid, conn.account)  # refused: neither relayed nor stored
             await hub.call(tid, "chat", seat=seat, text=text)
         elif kind == "continue":  # the result between two deals read: the next may come
             if seat is None:

@@ -48,6 +48,7 @@ phrases({
     "capture.play": "Play a card: {led} led, {who} winning",
     "capture.play-dark": "Play a card (or play in the dark): {led} led, {who} winning",
     "capture.points": "{side} {points}",
+    "capture.and-points": "{first}, {then}",
     "capture.hola": "Hola for {side}",
     "capture.game-points": "game points {list}",
     "capture.carried": "60-60: a game point carried",
@@ -326,7 +327,11 @@ def _rank(rank: int | None) -> str:
 def _result_said(view: View) -> Said:
     r = view.result
     assert r is not None
-    parts = [say("capture.points", side=view.label(s), points=p) for s, p in enumerate(r.points)]
+    points = [say("capture.points", side=view.label(s), points=p) for s, p in enumerate(r.points)]
+    listed = points[-1]
+    for part in reversed(points[:-1]):
+        listed = say("capture.and-points", first=part, then=listed)
+    parts = [listed]
     if r.hola is not None:
         parts.append(say("capture.hola", side=view.label(r.hola)))
     if r.game_points is not None:

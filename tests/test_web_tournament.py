@@ -84,3 +84,41 @@ def test_a_tournament_made_in_the_lobby_is_watched_to_its_end(server: tuple[str,
             assert verdict.ok, verdict.problems
 
     run(main())
+
+
+def test_a_blackpool_tournament_of_sixteen_is_watched_to_its_final(
+        server: tuple[str, object]) -> None:
+    """Kalookie's Blackpool tournament with bots in every place: the page shows the qualifying
+    and buy-in tables, the semi-finals and the final, the pot, and the winner."""
+    base, _store = server
+    spec = {"format": "blackpool", "game": "kalookie", "entrants": 16, "bots": "random",
+            "options": {"target": 30}, "bot_delay": 0, "claim_seconds": 0.2,
+            "bot_reaction": [0, 0.02], "turn_seconds": 120, "grace_seconds": 0}
+
+    async def main() -> None:
+        async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+            made = (await http.post("/api/tournaments", json=spec)).json()
+            tid = made["id"]
+            async with async_playwright() as p:
+                browser = await launch(p)
+                page = await new_page(browser, DESKTOP)
+                await page.goto(f"{base}/tournament/{tid}")
+                await page.wait_for_selector("body[data-status=open]", timeout=LONG)
+                r = await http.post(f"/api/tournaments/{tid}/start",
+                                    headers={"Authorization": f"Bearer {made['token']}"})
+                assert r.status_code == 200, r.text
+                await page.wait_for_selector("body[data-status=over]", timeout=4 * LONG)
+                stages = await page.locator("#tn-rounds .stage").all_inner_texts()
+                assert stages[0] == "Qualifying" and stages[-1] == "Final", stages
+                assert "Semi-final" in stages, stages
+                assert await page.locator("#tn-standings tr").count() == 16
+                winner = await page.get_attribute("#tn-standings tr >> nth=0", "data-name")
+                assert winner and winner in await page.inner_text("#tn-winner")
+                assert re.search(r"\d", await page.inner_text("#tn-pot"))
+                await browser.close()
+            r = await http.get(f"/api/tournaments/{tid}/record")
+            verdict = verify_text(r.text)
+            assert verdict.ok, verdict.problems
+            assert 'tournament = "blackpool"' in r.text
+
+    run(main())

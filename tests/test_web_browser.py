@@ -123,11 +123,29 @@ async def make_move(page: Page, text: str | None, keys: bool = False) -> None:
         await page.click("#pass")
     else:
         move = await page.evaluate("t => window.hoola.read(t)", text)
-        for face in move["hand"]:
-            await page.locator(f'#hand .card:not(.picked)[data-card="{face}"]').first.click()
-        await page.click(f'#verbs button[data-verb="{move["verb"]}"]')
-        if await page.locator("#chooser").is_visible():
-            await page.click(f'#chooser-list button[data-move="{text}"]')
+
+        async def press() -> None:
+            for face in move["hand"]:
+                await page.locator(f'#hand .card:not(.picked)[data-card="{face}"]').first.click()
+            await page.click(f'#verbs button[data-verb="{move["verb"]}"]')
+            if await page.locator("#chooser").is_visible():
+                await page.click(f'#chooser-list button[data-move="{text}"]')
+
+        # A claim window may close while a slow machine is still clicking (its button goes
+        # grey): the moment moving on ends the clicks.
+        clicks = asyncio.ensure_future(press())
+        moved = asyncio.ensure_future(moved_on(page, counter))
+        done, pending = await asyncio.wait({clicks, moved}, return_when=asyncio.FIRST_COMPLETED)
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+        for task in done:
+            task.result()
+    await moved_on(page, counter)
+
+
+async def moved_on(page: Page, counter: int) -> None:
+    """Wait until the page's state is past ``counter`` or its seat is no longer asked."""
     await page.wait_for_function("c => window.hoola.counter() !== c || !window.hoola.asked()",
                                  arg=counter, timeout=LONG, polling=50)
 

@@ -6,6 +6,8 @@ nothing built or fetched at run time:
 - ``/`` the lobby, ``/join/{table}`` the same page opened from an invite link,
 - ``/table/{table}`` a table (a seat's token kept by the browser, or the invite to watch),
 - ``/replay/{table}`` a finished game step by step (its data from :mod:`hoola.server.records`).
+- ``/rules/{game}?preset=`` how to play a game under a preset, in English (the engine's) and
+  Korean (``web/howto.ko.json``).
 
 The JSON routes: ``GET /api/tables/{id}/hint`` (a seat's token: the expert's move and why) and
 ``GET /api/time`` (the server's clock, for the countdowns), ``GET /api/origin`` (the address
@@ -68,6 +70,11 @@ def table_page(tid: str) -> FileResponse:
 @router.get("/replay/{tid}", include_in_schema=False)
 def replay_page(tid: str) -> FileResponse:
     return _page("replay.html")
+
+
+@router.get("/rules/{game}", include_in_schema=False)
+def rules_page(game: str) -> FileResponse:
+    return _page("rules.html")
 
 
 @router.get("/api/rules/{game}", responses=responses(400))

@@ -53,6 +53,15 @@ async function practice(entry, level) {
   }
 }
 
+/** The page that tells how to play ``game`` under ``preset``. */
+function rulesHref(game, preset) {
+  return `/rules/${encodeURIComponent(game)}${preset ? `?preset=${encodeURIComponent(preset)}` : ""}`;
+}
+
+function linkPracticeRules() {
+  $("practice-howto").href = rulesHref($("practice-game").value || "hoola");
+}
+
 function fillPractice() {
   const sel = $("practice-game");
   sel.replaceChildren();
@@ -79,6 +88,7 @@ function fillPractice() {
     b.addEventListener("click", () => practice(p, $("practice-level").value || "medium"));
     quick.appendChild(b);
   }
+  linkPracticeRules();
 }
 
 // -- the create form ----------------------------------------------------------------------
@@ -127,6 +137,7 @@ export function presetTitle(g, p) {
 function onPreset() {
   const g = gameOf($("c-game").value);
   const p = g.presets.find((x) => x.name === $("c-preset").value);
+  $("c-howto").href = rulesHref(g.name, p ? p.name : null);
   $("c-meaning").textContent = p ? p.meaning : "";
   loadRules(g.name, p ? p.name : null);
 }
@@ -389,6 +400,7 @@ async function init() {
       if (p) o.textContent = presetTitle(g, p);
     }
   });
+  $("practice-game").addEventListener("change", linkPracticeRules);
   $("practice-go").addEventListener("click", () => {
     const p = PRACTICE.find((x) => x.key === $("practice-game").value) || PRACTICE[0];
     practice(p, $("practice-level").value || "medium");

@@ -967,6 +967,9 @@ async function init() {
   try { S.origin = (await api("/api/origin")).origin; } catch { S.origin = null; }
   try {
     S.info = await api(`/api/tables/${encodeURIComponent(tid)}`);
+    const named = S.info.rules || S.info.preset;
+    $("howto").href = `/rules/${encodeURIComponent(S.info.game)}` +
+      (named ? `?preset=${encodeURIComponent(named)}` : "");
     const games = await api("/api/games");
     const g = games.find((x) => x.name === S.info.game);
     if (g) {

@@ -543,6 +543,12 @@ def test_tournament_creation_is_limited_per_address(tmp_path: Path) -> None:
             assert r.status_code == 200, r.text
             listed = (await http.get("/api/tournaments")).json()
             assert len(listed) == 3  # the refused one was never made
+            for _ in range(3):  # a bad one is refused as bad and never counted
+                r = await http.post("/api/tournaments", json={**cup, "format": "ladder"},
+                                    headers=from_address("192.0.2.9"))
+                assert r.status_code in (400, 422), r.text
+            r = await http.post("/api/tournaments", json=cup, headers=from_address("192.0.2.9"))
+            assert r.status_code == 200, r.text
 
     with serve(tmp_path / "cups", Limits(tournaments_per_hour=1, tournaments_burst=2)) as live:
         run(rate(live))
@@ -558,11 +564,12 @@ def test_an_account_has_its_share_wherever_it_writes_from() -> None:
     with pytest.raises(LimitError, match="chat lines a minute from one address or account"):
         guard.chat("192.0.2.3", "t3", "ann")
     guard.chat("192.0.2.3", "t3", "bob")  # the refusal counted nothing against the address
-    guard.tournament("192.0.2.1", "ann")
-    guard.tournament("192.0.2.2", "ann")
+    guard.made_tournament("192.0.2.1", "ann")
+    guard.may_make_tournament("192.0.2.2", "ann")
+    guard.made_tournament("192.0.2.2", "ann")
     with pytest.raises(LimitError, match="tournaments an hour"):
-        guard.tournament("192.0.2.3", "ann")
-    guard.tournament("192.0.2.3")
+        guard.may_make_tournament("192.0.2.3", "ann")
+    guard.may_make_tournament("192.0.2.3")
 
 
 def test_limits_are_checked_and_parsed() -> None:

@@ -165,7 +165,8 @@ def test_a_person_who_leaves_a_blackpool_table_chooses_to_retire(tmp_path: Path)
     async def main(live: Live) -> None:
         async with httpx.AsyncClient(base_url=live.http, timeout=WAIT) as http:
             made = await make(http, format="blackpool", game="kalookie", entrants=8,
-                              bots="random", options={"target": 30}, decide_seconds=600)
+                              bots="random", options={"target": 30}, decide_seconds=600,
+                              grace_seconds=60)  # her seat waits for her: no stand-in melds
             tid = made["id"]
             ann = (await http.post(f"/api/tournaments/{tid}/enter",
                                    json={"name": "Ann"})).json()["token"]

@@ -294,7 +294,7 @@ class Guard:
     def chat(self, address: str, tid: str, account: str | None = None) -> None:
         """Count a chat line from ``address`` (and a signed-in ``account``, wherever it writes
         from) at table ``tid``, or LimitError (nothing counted) when one has had its share."""
-        senders = [address] if not account else [address, f"account {account}"]
+        senders = _makers(address, account)
         if not all(self.chat_by_address.ready(k) for k in senders):
             raise LimitError(f"at most {self.limits.chat_per_minute:g} chat lines a minute "
                              "from one address or account: wait a little")
@@ -305,14 +305,16 @@ class Guard:
             self.chat_by_address.take(key)
         self.chat_by_table.take(tid)
 
-    def tournament(self, address: str, account: str | None = None) -> None:
-        """Count a tournament made from ``address`` (and by ``account``), or LimitError
-        (nothing counted) when one has made its share."""
-        makers = [address] if not account else [address, f"account {account}"]
-        if not all(self.tournaments.ready(k) for k in makers):
+    def may_make_tournament(self, address: str, account: str | None = None) -> None:
+        """LimitError when ``address`` (or ``account``) has made its share of tournaments."""
+        if not all(self.tournaments.ready(k) for k in _makers(address, account)):
             raise LimitError(f"at most {self.limits.tournaments_per_hour:g} tournaments an "
                              "hour from one address or account: wait a little")
-        for key in makers:
+
+    def made_tournament(self, address: str, account: str | None = None) -> None:
+        """Count a tournament made from ``address`` (and by ``account``): one refused as bad
+        is never counted."""
+        for key in _makers(address, account):
             self.tournaments.take(key)
 
     def creator(self, address: str) -> str:
@@ -320,6 +322,11 @@ class Guard:
         process), enough to tell one creator's tables from another's and no more."""
         return hmac.new(self._key, address.encode("utf-8", "surrogatepass"),
                         hashlib.sha256).hexdigest()[:16]
+
+
+def _makers(address: str, account: str | None) -> list[str]:
+    """The keys a request counts against: its address, and its signed-in account if any."""
+    return [address] if not account else [address, f"account {account}"]
 
 
 # -- request bodies -------------------------------------------------------------------------------

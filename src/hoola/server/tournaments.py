@@ -773,8 +773,10 @@ async def create_tournament(spec: CreateTournament, request: Request) -> dict[st
     if account is not None:
         check_origin(request)
     creator = srv.guard.creator(address(request))
-    srv.guard.tournament(address(request), account.id if account else None)
-    live, token = _manager(request).create(spec, creator, account.id if account else None)
+    maker = account.id if account else None
+    srv.guard.may_make_tournament(address(request), maker)
+    live, token = _manager(request).create(spec, creator, maker)
+    srv.guard.made_tournament(address(request), maker)
     return {"id": live.id, "token": token, "url": f"/tournament/{live.id}"}
 
 

@@ -112,6 +112,86 @@ async def _motion(base: str) -> None:
         await browser.close()
 
 
+WATCH_DEAL = """window.watchedDeal = { dealing: 0, running: 0 };
+const lookDeal = () => {
+  const all = document.getAnimations();
+  if (all.some((a) => a.id === 'deal')) window.watchedDeal.dealing += 1;
+  if (all.length) window.watchedDeal.running += 1;
+  requestAnimationFrame(lookDeal);
+};
+requestAnimationFrame(lookDeal);"""
+
+
+def test_a_new_deal_is_dealt_from_the_stock_and_not_under_reduced_motion(
+        server: tuple[str, Any]) -> None:
+    base, _ = server
+    run(_deal_motion(base))
+
+
+async def _deal_motion(base: str) -> None:
+    async with async_playwright() as p:
+        browser = await launch(p)
+        for game, preset in (("hoola", None), ("capture", "sedma")):
+            for reduce in (False, True):
+                page = await new_page(browser, DESKTOP)
+                if reduce:
+                    await page.emulate_media(reduced_motion="reduce")
+                await page.add_init_script(WATCH_DEAL)
+                extra = {"preset": preset} if preset else {}
+                made = _table(base, game, [{"bot": "random"}] * 2, seed=31, bot_delay=0.5,
+                              **extra)
+                # The page looks on as the host starts the table: the deal comes to it.
+                await _open_seat(page, base, made)
+                await page.wait_for_function("window.hoola && window.hoola.state() && "
+                                             "window.hoola.state().status === 'playing'")
+                if reduce:
+                    # The deal shows at once: nothing moves while the bots play on.
+                    start = await page.evaluate("window.hoola.counter()")
+                    await play_until(page, f"s.counter >= {start + 3} || s.status === 'over'",
+                                     first_choice)
+                    assert await page.evaluate("window.hoola.deals()") == 0
+                    watched = await page.evaluate("window.watchedDeal")
+                    assert watched == {"dealing": 0, "running": 0}, watched
+                else:
+                    # The cards fly from the stock to the hands, seen in flight, and land.
+                    await dealt_once_more(page, 1)
+                assert not page.errors, page.errors  # type: ignore[attr-defined]
+                await page.close()
+        # The next deal, after the result between deals, is dealt too (and not under reduced
+        # motion).
+        for reduce in (False, True):
+            page = await new_page(browser, DESKTOP)
+            if reduce:
+                await page.emulate_media(reduced_motion="reduce")
+            await page.add_init_script(WATCH_DEAL)
+            made = _table(base, "capture", [{"bot": "random"}], seed=32, preset="sedma",
+                          deals=2, result_seconds=120)
+            await _open_seat(page, base, made)
+            await play_until(page, "!!s.between", first_choice)
+            await page.wait_for_selector("#result:not([hidden]) #result-continue")
+            flown = await page.evaluate("window.hoola.deals()")
+            await page.evaluate("window.watchedDeal.dealing = 0")
+            await page.click("#result-continue")
+            await page.wait_for_function("window.hoola.state() && !window.hoola.state().between"
+                                         " && window.hoola.state().status === 'playing'")
+            if reduce:
+                assert flown == 0 and await page.evaluate("window.hoola.deals()") == 0
+                assert await page.evaluate("window.watchedDeal.dealing") == 0
+            else:
+                await dealt_once_more(page, flown + 1)
+            assert not page.errors, page.errors  # type: ignore[attr-defined]
+            await page.close()
+        await browser.close()
+
+
+async def dealt_once_more(page: Page, deals: int) -> None:
+    """The page has dealt ``deals`` deals with motion, this one seen in flight, and landed."""
+    await page.wait_for_function(f"window.hoola.deals() === {deals}")
+    await page.wait_for_function("window.watchedDeal.dealing > 0")
+    await page.wait_for_function("!document.getAnimations().some((a) => a.id === 'deal')")
+    assert not await page.locator("body > .flying").count()
+
+
 # -- sound -------------------------------------------------------------------------------------
 
 PLAYS = """() => {
@@ -177,6 +257,82 @@ async def _sound(base: str) -> None:
             assert got.status_code == 200 and got.content[:4] == b"RIFF", cue
             assert len(got.content) < 20_000, (cue, len(got.content))
         assert not page.errors, page.errors  # type: ignore[attr-defined]
+        await browser.close()
+
+
+# Hoola without knocks, blasts or four sevens: a deal ends when someone goes out (or the stock
+# runs out), and battle rules let anyone claim a discard, so windows and claims come often.
+GOING_OUT = {"knocks": False, "blasts": False, "four_sevens": False}
+EVENT_CUES = {"claim", "thankyou", "out"}
+
+
+async def claims_and_out(browser: Any, base: str, seed: int, sound: bool) -> tuple[set[str],
+                                                                                     set[str]]:
+    """One Hoola deal of four seats played to its end with the sound on or off: the events seen
+    (a claim window opened for this seat, a claim called out, a player going out) and the cues
+    played for them."""
+    page = await new_page(browser, DESKTOP)
+    await page.add_init_script(f"({PLAYS})()")
+    if not sound:
+        await page.add_init_script("localStorage.setItem('hoola.sound', '0')")
+    made = _table(base, "hoola", [{"bot": "random"}] * 3, seed=seed, bot_delay=0.05,
+                  options=GOING_OUT)
+    await _open_seat(page, base, made)
+    seen: set[str] = set()
+
+    def choose(state: dict[str, Any]) -> str | None:
+        moment = (state.get("table") or {}).get("moment") or {}
+        legal = state["view"]["legal"]
+        if state["can_pass"] and moment.get("turn") != state["seat"] and \
+                any(m.split()[1] == "take" for m in legal):
+            seen.add("claim")  # a window this seat may claim in, not on its own turn
+        return hoola_choice(state)
+
+    await play_until(page, "s.status === 'over' || !!s.between", choose)
+    if await page.evaluate("window.hoola.announced().length"):
+        seen.add("thankyou")
+    if web.result_of(base, made["table_id"]).get("end") in ("out", "hoola"):
+        seen.add("out")
+    played = set(await page.evaluate("window.hoola.sounds().played")) & EVENT_CUES
+    files = {f.removesuffix(".wav") for f in await page.evaluate("window.__plays")}
+    if not sound:
+        assert await page.evaluate("window.hoola.sounds()") == {"on": False, "played": []}
+        assert files == set(), files
+    else:
+        assert played & EVENT_CUES <= files, (played, files)  # asked cues were played
+    assert not page.errors, page.errors  # type: ignore[attr-defined]
+    await page.close()
+    return seen, played
+
+
+def test_claim_window_thank_you_and_going_out_are_heard_and_silent_when_off(
+        server: tuple[str, Any]) -> None:
+    base, _ = server
+    run(_event_cues(base))
+
+
+async def _event_cues(base: str) -> None:
+    async with async_playwright() as p:
+        browser = await launch(p)
+        for sound in (True, False):
+            seen: set[str] = set()
+            heard: set[str] = set()
+            for seed in range(1, 13):
+                events, played = await claims_and_out(browser, base, seed, sound)
+                seen |= events
+                heard |= played
+                if sound:
+                    # A window opened for this seat is heard (its cue is asked as it opens).
+                    assert "claim" not in events or "claim" in played, (seed, events, played)
+                    assert "thankyou" not in events or "thankyou" in played, (seed, events,
+                                                                               played)
+                    assert "out" not in events or "out" in played, (seed, events, played)
+                else:
+                    assert not played, (seed, played)
+                if seen >= EVENT_CUES:
+                    break
+            assert seen >= EVENT_CUES, (sound, seen)  # every event came, on and off
+            assert heard == (EVENT_CUES if sound else set()), heard
         await browser.close()
 
 
@@ -334,6 +490,70 @@ async def _standin(base: str) -> None:
         await page.wait_for_selector(".toast:has-text(\"a bot played Me's turn\")", timeout=LONG)
         heard = await page.evaluate("window.heard")
         assert any("a bot played Me's turn" in line for line in heard), heard
+        assert not page.errors, page.errors  # type: ignore[attr-defined]
+        await browser.close()
+
+
+HEAR = """document.addEventListener('DOMContentLoaded', () => {
+    window.heard = [];
+    const live = document.getElementById('live');  // the table's page alone has it
+    if (live) new MutationObserver(() => window.heard.push(live.textContent))
+        .observe(live, { childList: true, subtree: true });
+})"""
+# A card as notation ("7s", "Td", "10h", "JK=7h") or a meld's number ("m2") read out as it is.
+NOTATION = re.compile(r"(?<![A-Za-z0-9])(?:JK|(?:10|[2-9TJQKA])[shdc]|m\d+)(?![A-Za-z0-9])")
+
+
+def draw_and_discard(state: dict[str, Any]) -> str | None:
+    """A player who keeps the deal going: lets every window pass, draws and discards."""
+    legal: list[str] = state["view"]["legal"]
+    if state["can_pass"]:
+        return None
+    for verb in ("draw", "discard"):
+        found = [m for m in legal if m.split()[1] == verb]
+        if found:
+            return found[-1]
+    return legal[0]
+
+
+def test_the_live_region_reads_moves_in_words(server: tuple[str, Any]) -> None:
+    base, _ = server
+    run(_live(base))
+
+
+async def _live(base: str) -> None:
+    async with async_playwright() as p:
+        browser = await launch(p)
+        page = await new_page(browser, DESKTOP)
+        await page.add_init_script(HEAR)
+        made = _table(base, "hoola", [{"bot": "random"}] * 2, seed=23, bot_delay=0.2)
+        await _open_seat(page, base, made)
+        bots = ("Bot1", "Bot2")
+        # English: a bot's move, its cards as words ("Bot1 discards the ten of diamonds").
+        await play_until(page, r"window.heard.some((h) => /Bot\d discards the /.test(h))",
+                         draw_and_discard)
+        heard: list[str] = await page.evaluate("window.heard")
+        assert any(re.search(r"Bot\d discards the (ace|two|three|four|five|six|seven|eight|"
+                             r"nine|ten|jack|queen|king) of (spades|hearts|diamonds|clubs)", h)
+                   for h in heard), heard
+        for h in heard:
+            assert not NOTATION.search(h), h
+            assert not re.search(r"\b(discard|draw|meld|add) ", h), h  # no notation's verbs
+        # Korean: the same, in the players' words.
+        await page.click("#lang")
+        await page.evaluate("window.heard = []")
+        await play_until(page, r"window.heard.some((h) => /Bot\d이\(가\) .*버렸습니다/.test(h))",
+                         draw_and_discard)
+        heard = await page.evaluate("window.heard")
+        assert any(re.search(r"Bot\d이\(가\) (스페이드|하트|다이아몬드|클로버) "
+                             r"(에이스|[2-9]|10|잭|퀸|킹)을\(를\) 버렸습니다", h)
+                   for h in heard), heard
+        for h in heard:
+            assert not NOTATION.search(h), h
+            rest = h
+            for name in ("Me", *bots):
+                rest = rest.replace(name, "")
+            assert not re.search("[A-Za-z]", rest), h  # nothing left in English
         assert not page.errors, page.errors  # type: ignore[attr-defined]
         await browser.close()
 

@@ -427,3 +427,58 @@ async def _pages(base: str) -> None:
             " document.querySelector('#opt-glenn_melds').checked")
         assert not page.errors, page.errors  # type: ignore[attr-defined]
         await browser.close()
+
+
+# -- the lobby's form under Korean -----------------------------------------------------------
+
+def test_korean_lobby_form_has_no_english_engine_text(server: tuple[str, Store]) -> None:
+    base, _ = server
+    run(_korean_lobby(base))
+
+
+async def lobby_form_texts(page: Page) -> list[str]:
+    """The form's meanings: the preset's and every option's (the option's name is its key, as
+    the JSON box and the records spell it)."""
+    texts: list[str] = await page.evaluate("""() => [
+        document.querySelector('#c-meaning').textContent.trim(),
+        ...[...document.querySelectorAll('#c-rule-options .option-doc')]
+            .map((n) => n.textContent.trim()),
+        ...[...document.querySelectorAll('#c-preset option')].map((n) => n.textContent.trim()),
+    ].filter((t) => t)""")
+    return texts
+
+
+async def _korean_lobby(base: str) -> None:
+    async with async_playwright() as p:
+        browser = await launch(p)
+        page = await new_page(browser, DESKTOP)
+        await page.goto(base + "/")
+        await page.wait_for_selector('#c-rule-options[data-preset] .option-row', state="attached")
+        english = await lobby_form_texts(page)
+        assert any(english_left(t) for t in english), english  # the English page is English
+        # The language switch rewrites the form's meanings at once.
+        await page.click("#lang")
+        await page.wait_for_function(
+            "() => /[\\uac00-\\ud7a3]/.test(document.querySelector('.option-doc').textContent)")
+        seen: list[str] = []
+        games = await page.eval_on_selector_all("#c-game option", "os => os.map(o => o.value)")
+        for game in games:
+            await page.select_option("#c-game", game)
+            presets = await page.eval_on_selector_all("#c-preset option",
+                                                      "os => os.map(o => o.value)")
+            for preset in presets:
+                await page.select_option("#c-preset", preset)
+                await page.wait_for_selector(
+                    f'#c-rule-options[data-preset="{preset}"] .option-row', state="attached")
+                for text in await lobby_form_texts(page):
+                    seen.append(text)
+                    assert not english_left(text), (game, preset, text)
+        assert len(seen) > 100, seen
+        # A page opened in Korean is Korean from the start.
+        page = await new_page(browser, DESKTOP, lang="ko-KR")
+        await page.goto(base + "/")
+        await page.wait_for_selector('#c-rule-options[data-preset] .option-row', state="attached")
+        for text in await lobby_form_texts(page):
+            assert not english_left(text), text
+        assert not page.errors, page.errors  # type: ignore[attr-defined]
+        await browser.close()

@@ -60,15 +60,25 @@ phrases({
                          "hand (your side then takes the trick {odds}).",
     "capture.hint.fight": "Fight on with {card}: {points} points at stake and your side should "
                           "win ({odds}).",
+    "capture.hint.fight-try": "Fight on with {card}: {points} points at stake are worth the try "
+                              "({odds} to win).",
     "capture.hint.lead-safe": "Lead {card}: its {points} points are safe, the others are "
                               "unlikely to take it ({odds} to keep it).",
+    "capture.hint.lead-spare": "Lead {card}: its {points} points may be lost ({odds} to keep "
+                               "it), but your other cards are worth more kept.",
     "capture.hint.lead-cheap": "Lead {card}: a card worth little, keeping your wilds and points "
                                "for later.",
+    "capture.hint.lead-wild": "Lead {card}: a wild, which only its rank or another wild takes "
+                              "({odds} to keep it).",
     "capture.hint.take-cheap": "Take with {card}: the lead is worth a cheap card ({odds} to keep "
                                "it).",
     "capture.hint.take": "Take with {card}: the trick is worth {points} points and your side "
                          "should keep it ({odds}).",
+    "capture.hint.take-try": "Take with {card}: the trick is worth {points} points, worth the "
+                             "try though it may be taken back ({odds} to keep it).",
     "capture.hint.load": "Load {card} onto your side's trick ({odds} to keep it).",
+    "capture.hint.load-over": "Play {card} onto the opponents' trick: your side should take it "
+                              "over ({odds}).",
     "capture.hint.throw-nothing-ours": "Throw {card}: a card worth nothing onto your side's "
                                        "trick, keeping the rest.",
     "capture.hint.throw-nothing-theirs": "Throw {card}: a card worth nothing onto the "
@@ -77,6 +87,15 @@ phrases({
                                         "side's trick, keeping the rest.",
     "capture.hint.throw-cheapest-theirs": "Throw {card}: the cheapest card ({rank}) onto the "
                                           "opponents' trick, keeping the rest.",
+    "capture.hint.throw-spare-ours": "Throw {card}: the cheapest card that does not take "
+                                     "({rank}) onto your side's trick, keeping your takers.",
+    "capture.hint.throw-spare-theirs": "Throw {card}: the cheapest card that does not take "
+                                       "({rank}) onto the opponents' trick, keeping your "
+                                       "takers.",
+    "capture.hint.throw-keep-ours": "Throw {card} onto your side's trick: your cheaper cards "
+                                    "are worth more kept.",
+    "capture.hint.throw-keep-theirs": "Throw {card} onto the opponents' trick: your cheaper cards "
+                                      "are worth more kept.",
     "capture.hint.give-queen": "Give {card} away: a queen in the opponents' trick makes them "
                                "dirty.",
     "capture.hint.let-queen": "Play {card} and let the queen go: winning it now would make your "
@@ -294,20 +313,39 @@ def _reason(view: View, know: Knowledge, o: Option) -> str:
         clean = _klappi_reason(view, know, o, card)
         if clean is not None:
             return clean
+    sure = o.chance >= 0.5
     if view.deciding:
-        return reason("capture.hint.fight", card=card, points=pts, odds=odds)
+        return reason("capture.hint.fight" if sure else "capture.hint.fight-try", card=card,
+                      points=pts, odds=odds)
     if view.led is None:
         if worth:
-            return reason("capture.hint.lead-safe", card=card, points=worth, odds=odds)
+            return reason("capture.hint.lead-safe" if sure else "capture.hint.lead-spare",
+                          card=card, points=worth, odds=odds)
+        if rank in know.wilds:
+            return reason("capture.hint.lead-wild", card=card, odds=odds)
         return reason("capture.hint.lead-cheap", card=card)
     if o.takes:
         if not pts + worth:
             return reason("capture.hint.take-cheap", card=card, odds=odds)
-        return reason("capture.hint.take", card=card, points=pts + worth, odds=odds)
-    if worth and o.chance >= 0.5:
-        return reason("capture.hint.load", card=card, odds=odds)
-    what = "nothing" if not worth and rank not in know.wilds else "cheapest"
-    where = "ours" if view.side_of[view.winner] == know.side else "theirs"
+        return reason("capture.hint.take" if sure else "capture.hint.take-try", card=card,
+                      points=pts + worth, odds=odds)
+    ours = view.side_of[view.winner] == know.side
+    if worth and sure:
+        # A card that does not take goes to whoever ends up with the trick: onto the side's own
+        # trick it is loaded; onto the opponents' it is a bet on the side taking it over.
+        return reason("capture.hint.load" if ours else "capture.hint.load-over", card=card,
+                      odds=odds)
+    where = "ours" if ours else "theirs"
+    if not worth:
+        what = "nothing"
+    else:
+        cheaper = [c % 13 for c in view.hand if know.points[c % 13] < worth]
+        if not cheaper:
+            what = "cheapest"
+        elif set(cheaper) <= know.takers(view.led):
+            what = "spare"  # the cheaper cards would take the trick
+        else:
+            what = "keep"  # a cheaper card kept for later (a wild, a pair, a king to clean)
     return reason(f"capture.hint.throw-{what}-{where}", card=card, rank=RANKS[rank])
 
 

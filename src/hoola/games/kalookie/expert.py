@@ -92,6 +92,7 @@ phrases({
     "kalookie.why.joker-back": "the released joker goes back into play",
     "kalookie.why.sheds": "it sheds {points} points from your hand",
     "kalookie.why.must-go": "it must go down this turn",
+    "kalookie.why.taken": "{card}, taken from the discards, must go down this turn",
     "kalookie.why.one-left": "with it on the table one card is left to call up",
     "kalookie.why.joker-costs": "someone may go out soon, and a joker left in hand costs "
                                 "{points} points",
@@ -337,6 +338,10 @@ def _step(view: View, plan: Plan, lays: Sequence[Lay] | None = None) -> Choice |
             why = say("kalookie.why.opening", need=rules.initial_meld)
         elif view.turn.loose and any(t >= JOKER for t in lay.tokens):
             why = say("kalookie.why.joker-back")
+        elif (owed := _owed_card(view, lay)) is not None:
+            # Laid because the taken card must be (meld-at-once), not to shed points: the rest
+            # of the melds may stay in hand.
+            why = say("kalookie.why.taken", card=format_token(owed))
         else:
             why = say("kalookie.why.sheds",
                       points=sum(rules.card_value(t) for t in lay.tokens if t < JOKER))
@@ -344,6 +349,16 @@ def _step(view: View, plan: Plan, lays: Sequence[Lay] | None = None) -> Choice |
             return action, reason("kalookie.hint.meld", cards=format_tokens(lay.tokens), why=why)
         return action, reason("kalookie.hint.add", card=format_token(lay.tokens[0]),
                               id=lay.meld_id, why=why)
+    return None
+
+
+def _owed_card(view: View, lay: Lay) -> int | None:
+    """The card taken this turn that must be laid at once, if ``lay`` puts it down now (a build
+    puts down its first card)."""
+    must = view.turn.must_lay
+    laid = lay.tokens if lay.is_meld else lay.tokens[:1]
+    if must is not None and any(t == must or (t >= JOKER and must == JOKER) for t in laid):
+        return must
     return None
 
 

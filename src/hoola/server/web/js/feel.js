@@ -2,9 +2,9 @@
 // that acted lights up, the cues sound (sound.js), and the live region reads the move out
 // (a11y.js). The page calls before() with the state it shows, draws the next one, then after().
 
-import { announce } from "./a11y.js";
+import { announce, announceMoves } from "./a11y.js";
 import { t } from "./i18n.js";
-import { animate, lightSeat, markActor, snapshot } from "./motion.js";
+import { animate, dealt, lightSeat, markActor, snapshot } from "./motion.js";
 import { cue } from "./sound.js";
 
 const F = { mayClaim: false, asked: false, actors: [], away: new Map() };
@@ -31,6 +31,10 @@ export function before(msg, me) {
  * seat is asked to move in its turn (``myTurn``) or may claim in a window (``mayClaim``). */
 export function after(token, msg, info) {
   const prev = token ? token.msg : null;
+  // A deal that starts while the page looks on: the first, once the host starts, or the next,
+  // after the pause for the result (or straight after the last, at a table that does not wait).
+  const newDeal = !!(prev && msg.table && msg.status === "playing" && !msg.between &&
+    (!prev.table || prev.deal !== msg.deal));
   const sameDeal = !!(prev && prev.table && msg.table && prev.deal === msg.deal);
   let moved = [];
   if (sameDeal && msg.counter !== prev.counter) {
@@ -44,11 +48,13 @@ export function after(token, msg, info) {
         F.actors.push(actor);
         F.actors = F.actors.slice(-4);
       }
-      announce(fresh.join(". "));
+      announceMoves(fresh);
     }
     sounds(moved, prev, msg);
   } else if (!sameDeal) {
     F.actors = [];
+    // Dealt from the stock (a deal the page finds under way, on opening it, simply shows).
+    if (newDeal) dealt(msg.table, info.me);
   }
   markActor();
   const myTurn = !!info.myTurn;

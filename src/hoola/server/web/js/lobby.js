@@ -138,8 +138,35 @@ function onPreset() {
   const g = gameOf($("c-game").value);
   const p = g.presets.find((x) => x.name === $("c-preset").value);
   $("c-howto").href = rulesHref(g.name, p ? p.name : null);
-  $("c-meaning").textContent = p ? p.meaning : "";
+  $("c-meaning").textContent = p ? presetMeaning(g, p) : "";
   loadRules(g.name, p ? p.name : null);
+}
+
+/** What a preset plays like, in the page's language (the engine's English otherwise). */
+function presetMeaning(g, p) {
+  const key = `preset-meaning.${g.name}.${p.name}`;
+  return hasWords(key) ? w(key) : p.meaning || "";
+}
+
+/** What an option means, in the page's language, with the preset's value. */
+function optionMeaning(game, o) {
+  const key = `option.${game}.${o.key}`;
+  const meaning = hasWords(key) ? w(key) : o.meaning;
+  return `${meaning} (${w("web.f.options.default", { value: o.toml })})`;
+}
+
+/** The form's meanings again, after the language changed. */
+function rewriteMeanings() {
+  const g = gameOf($("c-game").value);
+  const p = g && g.presets.find((x) => x.name === $("c-preset").value);
+  $("c-meaning").textContent = p ? presetMeaning(g, p) : "";
+  $("c-rules-title").textContent = w("web.f.options");
+  $("c-json-title").textContent = w("web.f.json");
+  if (!RULES) return;
+  for (const o of RULES.options) {
+    const doc = $("c-rule-options").querySelector(`.option-row[data-option="${o.key}"] .option-doc`);
+    if (doc) doc.textContent = optionMeaning(RULES.game, o);
+  }
 }
 
 // -- the preset's options, as a form ---------------------------------------------------------
@@ -160,12 +187,13 @@ async function loadRules(game, preset) {
     return;
   }
   box.replaceChildren();
-  for (const o of RULES.options) box.appendChild(optionRow(o));
+  for (const o of RULES.options) box.appendChild(optionRow(RULES.game, o));
+  box.dataset.preset = preset || "";  // which preset the form shows (the tests wait for it)
 }
 
 /** One option: its name, an input fit for its values (a switch, a list, a number), its
  * meaning in the rules' words; set to the preset's value. */
-function optionRow(o) {
+function optionRow(game, o) {
   const row = make("div", "option-row");
   row.dataset.option = o.key;
   const id = `opt-${o.key}`;
@@ -195,7 +223,7 @@ function optionRow(o) {
   input.id = id;
   input.dataset.preset = JSON.stringify(o.value);
   row.appendChild(input);
-  row.appendChild(make("p", "option-doc", `${o.meaning} (${w("web.f.options.default", { value: o.toml })})`));
+  row.appendChild(make("p", "option-doc", optionMeaning(game, o)));
   return row;
 }
 
@@ -399,6 +427,7 @@ async function init() {
       const p = g && g.presets.find((x) => x.name === o.value);
       if (p) o.textContent = presetTitle(g, p);
     }
+    rewriteMeanings();
   });
   $("practice-game").addEventListener("change", linkPracticeRules);
   $("practice-go").addEventListener("click", () => {

@@ -12,7 +12,7 @@ const MOST = 10;       // cards flown for one state at most (a showdown or a dea
 const LIT = 1200;      // ms the acting seat stays lit
 const reduced = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
 
-const M = { flights: 0, actor: null, litUntil: 0 };
+const M = { flights: 0, deals: 0, actor: null, litUntil: 0 };
 
 /** Whether cards move (the person has not asked for reduced motion). */
 export function motionOn() {
@@ -169,7 +169,7 @@ function sourceRect(snap, move) {
 }
 
 /** A card drawn at its new place, moved back to where it was and let go (FLIP). */
-function flip(node, from) {
+function flip(node, from, { delay = 0, id = "fly" } = {}) {
   const to = node.getBoundingClientRect();
   if (!to.width) return;
   const dx = from.left - to.left, dy = from.top - to.top;
@@ -180,13 +180,13 @@ function flip(node, from) {
   const a = node.animate([
     { transform: `translate(${dx}px, ${dy}px) scale(${s}) ${rest}`.trim(), zIndex: 20 },
     { transform: rest || "none", zIndex: 20 },
-  ], { duration: DURATION, easing: "cubic-bezier(.2,.7,.3,1)", id: "fly" });
+  ], { duration: DURATION, delay, fill: "backwards", easing: "cubic-bezier(.2,.7,.3,1)", id });
   M.flights++;
   a.finished.then(() => { node.style.transformOrigin = ""; }, () => {});
 }
 
 /** A card (or a back) flown over the table to a place where it is not drawn (a hidden hand). */
-function fly(card, from, to) {
+function fly(card, from, to, { delay = 0, id = "fly" } = {}) {
   const ghost = card ? cardElement(card, "flying") : backElement("flying");
   ghost.setAttribute("aria-hidden", "true");
   Object.assign(ghost.style, { position: "fixed", left: `${from.left}px`, top: `${from.top}px`,
@@ -197,10 +197,53 @@ function fly(card, from, to) {
   const a = ghost.animate([
     { transform: "translate(0, 0)", opacity: 1 },
     { transform: `translate(${dx}px, ${dy}px) scale(0.7)`, opacity: 0.3 },
-  ], { duration: DURATION, easing: "cubic-bezier(.2,.7,.3,1)", id: "fly" });
+  ], { duration: DURATION, delay, fill: "backwards", easing: "cubic-bezier(.2,.7,.3,1)", id });
   M.flights++;
   const done = () => ghost.remove();
   a.finished.then(done, done);
+}
+
+const DEAL_SPAN = 700;  // ms: the whole deal, however many cards
+const DEAL_BACKS = 3;   // backs flown to each other hand (a hidden hand is drawn as a count)
+
+/** A new deal drawn: its cards fly from the stock to the hands, one round after another as a
+ * dealer deals (the page's own hand card by card, a few backs to each other seat). The number
+ * of cards flown. */
+export function dealt(table, me) {
+  if (!motionOn() || !table) return 0;
+  const zones = table.zones || [];
+  const stock = zones.find((z) => z.kind === "stock");
+  const pile = stock ? zoneElement(stock.id, table, me) : null;
+  const from = deckRect(pile || document.getElementById("middle") || document.getElementById("board"));
+  if (!from) return 0;
+  const own = [...document.querySelectorAll("#hand .card")];
+  const others = zones.filter((z) => z.kind === "hand" && z.id !== handZone(table, me))
+    .map((z) => zoneElement(z.id, table, me)).filter((node) => node);
+  const rounds = Math.max(own.length, others.length ? DEAL_BACKS : 0);
+  const order = [];
+  for (let r = 0; r < rounds; r++) {
+    if (r < DEAL_BACKS) for (const seat of others) order.push({ seat });
+    if (r < own.length) order.push({ card: own[r] });
+  }
+  if (!order.length) return 0;
+  const step = Math.min(40, (DEAL_SPAN - DURATION) / order.length);
+  order.forEach((one, i) => {
+    const timing = { delay: Math.round(i * step), id: "deal" };
+    if (one.card) flip(one.card, from, timing);
+    else fly(null, from, rectOf(one.seat), timing);
+  });
+  M.deals++;
+  return order.length;
+}
+
+/** Where the deck is drawn: the stock's top card, or a card's size in the middle of ``node``. */
+function deckRect(node) {
+  if (!node) return null;
+  const cards = cardsIn(node);
+  if (cards.length) return rectOf(cards[cards.length - 1]);
+  const r = rectOf(node);
+  if (!r.width) return null;
+  return { left: r.left + r.width / 2 - 20, top: r.top + r.height / 2 - 28, width: 40, height: 56 };
 }
 
 /** Light ``seat`` as the one that just acted. */
@@ -223,4 +266,9 @@ export function markActor() {
 /** What the page's motion has done, for tests: cards flown, and whether motion is on. */
 export function motionStats() {
   return { flights: M.flights, on: motionOn() };
+}
+
+/** How many deals the page has dealt with motion (for tests). */
+export function dealsFlown() {
+  return M.deals;
 }

@@ -13,7 +13,7 @@ import { botLevel, said, w, wordsReady } from "./words.js";
 import { outcomeLine, paymentsTable } from "./settle.js";
 import { after as feelAfter, before as feelBefore, claimed as feelClaimed, stoodIn } from "./feel.js";
 import { labelCards, watchCards } from "./a11y.js";
-import { motionStats } from "./motion.js";
+import { dealsFlown, motionStats } from "./motion.js";
 import { played, relabelSound, soundButton, soundOn } from "./sound.js";
 import { draw as drawResultExtra, initResult, keepLog, rematchMade } from "./result.js";
 
@@ -1029,6 +1029,7 @@ window.hoola = {
   claims: () => S.claims || [],
   announced: () => S.announced.map((a) => ({ ...a, text: $("announce").textContent })),
   motion: () => motionStats(),
+  deals: () => dealsFlown(),
   sounds: () => ({ on: soundOn(), played: played() }),
   read: (text) => readMove(text, S.msg && me() !== null ? S.msg.names[me()] : null),
 };

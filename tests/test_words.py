@@ -257,3 +257,27 @@ def test_hoola_cues_tell_the_points_in_hand_and_the_knock_limit() -> None:
     limit = view.rules.knock_limit_for(4)
     assert any(c.text == f"knock at {limit} or less" for c in cues)
     assert view.table().to_json()["cues"][0]["args"] == {"n": str(points)}
+
+
+def _unsaid(table: Table) -> list[str]:
+    """The words of ``table`` a player reads that carry no key: a score line's label, the prompt,
+    a zone's label (each must be a key with arguments, or the Korean page shows English)."""
+    out = [f"score {s.label!r}" for s in table.scores if s.say is None]
+    if table.moment.prompt and table.moment.say is None:
+        out.append(f"prompt {table.moment.prompt!r}")
+    # The stock and the discards are named by every front end from their kind; Hoola's notices
+    # of the mission and the settlement are drawn from the view's mission and the table's
+    # outcome and settlement lines.
+    out += [f"zone {z.label!r}" for z in table.zones if z.label and z.say is None
+            and z.kind not in ("stock", "discard") and z.id not in ("mission", "settlement")]
+    return out
+
+
+@pytest.mark.parametrize(("game_name", "preset"), PRESETS)
+def test_every_word_of_a_table_and_a_scoreboard_is_a_key(game_name: str, preset: str) -> None:
+    players = 2 if "two-player" in preset else 4 if game_name == "capture" else 3
+    for seed in (3, 4):
+        for match, state in _play(game_name, preset, players, seed):
+            for seat in range(players):
+                assert not _unsaid(state.view(seat).table()), seat
+            assert not _unsaid(match.scoreboard()), _unsaid(match.scoreboard())

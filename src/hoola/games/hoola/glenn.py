@@ -37,10 +37,19 @@ from typing import Final, NamedTuple
 
 from hoola.core.cards import JOKER, SEVEN, format_card, make_card
 from hoola.core.errors import IllegalActionError
+from hoola.core.words import Said, phrases, say
 from hoola.games.hoola.meld import AddOption, Branch, Meld, MeldKind
 from hoola.games.hoola.rules import Rules
 
-__all__ = ["Places", "build", "kill", "parts", "parts_text", "places", "targets", "top_text"]
+__all__ = ["Places", "build", "kill", "parts", "parts_said", "parts_text", "places", "targets",
+           "top_text"]
+
+phrases({
+    "zone.part.set": "set {cards}",
+    "zone.part.run": "run {cards}",
+    "zone.part.seven": "lone seven {cards}",
+    "zone.parts": "{first}, {then}",
+})
 
 RULING: Final = "ruling 21"
 
@@ -250,7 +259,15 @@ def top_text(meld: Meld) -> str:
     return _name(meld.cards[-1], meld.faces[-1] if meld.faces[-1] >= 0 else None)
 
 
+def parts_said(meld: Meld) -> Said:
+    """The meld's parts for people, base first, as words: ``set 9d 9h 9s, run 9s Ts``."""
+    told = [say(f"zone.part.{p.kind.name.lower()}", cards=str(p)) for p in parts(meld)]
+    listed = told[0]
+    for part in told[1:]:
+        listed = say("zone.parts", first=listed, then=part)
+    return listed
+
+
 def parts_text(meld: Meld) -> str:
     """The meld's parts for people, base first: ``set 9d 9h 9s, run 9s Ts``."""
-    kinds = {MeldKind.SET: "set", MeldKind.RUN: "run", MeldKind.SEVEN: "lone seven"}
-    return ", ".join(f"{kinds[p.kind]} {p}" for p in parts(meld))
+    return parts_said(meld).text

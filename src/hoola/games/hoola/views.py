@@ -10,7 +10,7 @@ from hoola.core.cards import format_card, format_cards
 from hoola.core.table import Moment, Payment, Score, Table, Zone
 from hoola.core.words import Said, phrases, say
 from hoola.games.hoola.actions import Action, format_action
-from hoola.games.hoola.glenn import parts, parts_text, top_text
+from hoola.games.hoola.glenn import parts, parts_said, top_text
 from hoola.games.hoola.melds import Meld
 from hoola.games.hoola.missions import Mission
 from hoola.games.hoola.rules import Rules
@@ -32,6 +32,8 @@ phrases({
     "hoola.draw": "Draw from the stock, or take the discard",
     "hoola.after-draw": "Meld, add, or discard to end the turn",
     "hoola.cue.sit-out": "you sit this deal out",
+    "zone.meld-top": "m{id} ({who}), top {top}",
+    "zone.meld-built": "{meld}: {parts}",
     "hoola.cue.points": "{n} points",
     "hoola.cue.may-knock": "you may knock",
     "hoola.cue.knock-at": "knock at {limit} or less",
@@ -293,8 +295,10 @@ def _stack_zone(m: Meld, owner: str) -> Zone:
     the top card (what every addition is built on) in its label and note, with its parts once a
     branch stands on it."""
     top = top_text(m)
-    built = f": {parts_text(m)}" if m.branches else ""
-    return Zone(f"m{m.id}", "meld", f"m{m.id} ({owner}), top {top}{built}", owner=m.owner,
+    named = say("zone.meld-top", id=m.id, who=owner, top=top)
+    if m.branches:
+        named = say("zone.meld-built", meld=named, parts=parts_said(m))
+    return Zone(f"m{m.id}", "meld", named.text, owner=m.owner, say=named,
                 cards=tuple(str(m).split()), note=f"m{m.id} top {top}")
 
 

@@ -25,10 +25,18 @@ from fractions import Fraction
 
 from hoola.core.errors import IllegalActionError, RulesError
 from hoola.core.table import Moment, Score, Table, Zone
+from hoola.core.words import phrases, say
 from hoola.games.kalookie.amounts import format_number
 from hoola.games.kalookie.deal import Deal, Standing
 from hoola.games.kalookie.rules import Rules
 from hoola.games.kalookie.state import DealState
+
+phrases({
+    "score.money": "Money",
+    "match.wins": "{who} wins",
+    "match.left": "{n} players are left",
+    "zone.pool": "Pool {amount}",
+})
 
 __all__ = ["Match"]
 
@@ -142,18 +150,22 @@ class Match:
     def scoreboard(self) -> Table:
         """The running score as data: penalty totals, buy-ins, money, the pool."""
         st = self.standing
-        scores = [Score("Penalty", tuple(str(p) for p in st.penalty)),
-                  Score("Money", tuple(format_number(m) for m in self.money))]
+        scores = [Score("Penalty", tuple(str(p) for p in st.penalty), say("score.penalty")),
+                  Score("Money", tuple(format_number(m) for m in self.money),
+                        say("score.money"))]
         if self.rules.scoring == "pool":
-            scores.insert(1, Score("Buy-ins", tuple(str(b) for b in st.buy_ins)))
+            scores.insert(1, Score("Buy-ins", tuple(str(b) for b in st.buy_ins),
+                                   say("score.buy-ins")))
         if self.rules.scoring == "points":
-            scores.insert(0, Score("Points", tuple(str(s) for s in st.scored)))
+            scores.insert(0, Score("Points", tuple(str(s) for s in st.scored),
+                                   say("score.points")))
         status = "over" if self.is_over else "play"
-        prompt = f"{self.names[self.winner]} wins" if self.winner is not None else \
-            f"{self.until} players are left" if self.ended else \
-            f"{self.names[self.dealer]} deals next"
-        zones = (Zone("pool", "pile", f"Pool {format_number(self.pool)}", count=0),) \
+        said = say("match.wins", who=self.names[self.winner]) if self.winner is not None else \
+            say("match.left", n=self.until) if self.ended else \
+            say("match.deals-next", who=self.names[self.dealer])
+        pool = say("zone.pool", amount=format_number(self.pool))
+        zones = (Zone("pool", "pile", pool.text, count=0, say=pool),) \
             if self.rules.scoring == "pool" else ()
         return Table(zones=zones, moment=Moment(actors=(), turn=None, phase=status,
-                                                prompt=prompt),
+                                                prompt=said.text, say=said),
                      names=self.names, scores=tuple(scores))

@@ -72,6 +72,10 @@ export function wsUrl(tid) {
 /** The bot strengths a person chooses from (the engine's kinds stay for the API and tests). */
 export const BOT_LEVELS = ["beginner", "easy", "medium", "hard", "master"];
 
+/** What a seat may be given: a strength level, or the trained network (``learned``: where a
+ * game or table size has no weights, the expert plays in its place). */
+export const SEAT_BOTS = [...BOT_LEVELS, "learned"];
+
 export const BOT_KINDS = ["beginner", "easy", "medium", "hard", "master", "random", "expert",
   "ismcts"];
 

@@ -1,7 +1,7 @@
 // The lobby: practice against bots in one click, the open tables, a new table, joining from an
 // invite link (/join/{table}?invite=...), and the finished games to replay.
 
-import { api, BOT_LEVELS, make, savedName, savedSeat, saveName, saveSeat } from "./api.js";
+import { api, BOT_LEVELS, SEAT_BOTS, make, savedName, savedSeat, saveName, saveSeat } from "./api.js";
 import { applyLabels, errorText, langButton, onLangChange, t } from "./i18n.js";
 import { tableExtras } from "./account.js";
 import { tableTitle } from "./touches/index.js";
@@ -258,7 +258,7 @@ function onPlayers() {
     const person = make("option", "", t("f.person"));
     person.value = "";
     sel.appendChild(person);
-    for (const k of BOT_LEVELS) {
+    for (const k of SEAT_BOTS) {
       const o = make("option", "", t("f.bot", { b: w(`web.bot.${k}`) }));
       o.value = k;
       sel.appendChild(o);

@@ -2,7 +2,7 @@
 // hoola-server/1. Everything drawn comes from the server's state messages; a move is sent as the
 // notation of a legal move from view.legal, with the counter of the state it answers.
 
-import { api, forgetSeat, make, savedSeat, serverNow, syncClock, wsUrl } from "./api.js";
+import { api, forgetSeat, make, savedSeat, SEAT_BOTS, serverNow, syncClock, wsUrl } from "./api.js";
 import { cardElement, cardText, compareCards, faceOf, glyphText } from "./cards.js";
 import { icon } from "./icons.js";
 import { applyLabels, errorText, getLang, langButton, onLangChange, t } from "./i18n.js";
@@ -700,7 +700,7 @@ function renderWaiting() {
       : s.kind === "empty" ? t("t.empty") : s.connected ? "●" : t("s.away")));
     if (host && s.kind === "empty") {
       const sel = make("select", "bot-kind");
-      for (const k of ["medium", "beginner", "easy", "hard", "master"]) {
+      for (const k of ["medium", ...SEAT_BOTS.filter((b) => b !== "medium")]) {
         const o = make("option", "", w(`web.bot.${k}`));
         o.value = k;
         sel.appendChild(o);

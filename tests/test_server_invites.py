@@ -16,7 +16,13 @@ from fastapi.testclient import TestClient
 
 from hoola.cli import startup_line
 from hoola.server.app import create_app
-from hoola.server.where import default_db_path, default_db_url, invite_origin, is_loopback
+from hoola.server.where import (
+    db_url_of,
+    default_db_path,
+    default_db_url,
+    invite_origin,
+    is_loopback,
+)
 
 GAME = {"game": "hoola", "name": "Host", "seats": [{"bot": "expert"}]}
 
@@ -68,6 +74,14 @@ def test_the_tables_are_kept_in_the_users_folder(tmp_path: Path,
     monkeypatch.setenv("HOOLA_HOME", str(tmp_path / "fresh" / "hoola"))
     assert default_db_url() == f"sqlite:///{tmp_path / 'fresh' / 'hoola' / 'hoola-server.db'}"
     assert (tmp_path / "fresh" / "hoola").is_dir()  # made on a fresh machine
+
+
+def test_db_takes_a_file_path_or_a_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert db_url_of("tables.db") == f"sqlite:///{tmp_path / 'tables.db'}"
+    assert db_url_of("postgresql+psycopg://u@h/db") == "postgresql+psycopg://u@h/db"
+    monkeypatch.setenv("HOOLA_HOME", str(tmp_path / "home"))
+    assert db_url_of(None) == default_db_url()
 
 
 def test_the_startup_line_says_where_the_tables_are_and_how_friends_get_in() -> None:

@@ -495,9 +495,9 @@ def train(game_name: str, preset: str | None, resume: bool, **settings: object) 
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
               help="Port to listen on.")
 @click.option("--db", "db_url", default=None,
-              help="Where tables are kept: a SQLAlchemy URL (sqlite:///FILE, or "
-                   "postgresql+psycopg://USER@HOST/DB) [default: sqlite:///~/.hoola/"
-                   "hoola-server.db, or in $HOOLA_HOME].")
+              help="Where tables are kept: a SQLite file, or a SQLAlchemy URL (sqlite:///FILE, "
+                   "postgresql+psycopg://USER@HOST/DB) [default: ~/.hoola/hoola-server.db, "
+                   "or in $HOOLA_HOME].")
 @click.option("--redis", "redis_url", default=None, metavar="URL",
               help="Share the tables with other server processes through this Redis "
                    "(redis://HOST:PORT/0) and the same --db.")
@@ -531,7 +531,7 @@ def serve(host: str, port: int, db_url: str | None, redis_url: str | None,
         raise click.ClickException(f"the server needs its extra: {install_command('server')} "
                                    f"({exc.name} is missing)") from exc
     from hoola.core.errors import HoolaError
-    from hoola.server.where import ALL_INTERFACES, default_db_url, lan_address
+    from hoola.server.where import ALL_INTERFACES, db_url_of, lan_address
 
     bots: dict[str, str] = {}
     for pair in externals:
@@ -549,7 +549,7 @@ def serve(host: str, port: int, db_url: str | None, redis_url: str | None,
         limits = Limits.parse(pairs)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--limit") from exc
-    db_url = db_url or default_db_url()
+    db_url = db_url_of(db_url)
     lan = lan_address() if host in ALL_INTERFACES else None
     try:
         app = create_app(db_url=db_url, lan=lan, redis_url=redis_url, lease_seconds=lease_seconds,

@@ -21,8 +21,8 @@ import socket
 from pathlib import Path
 from urllib.parse import urlsplit
 
-__all__ = ["ALL_INTERFACES", "default_db_path", "default_db_url", "invite_origin", "is_loopback",
-           "lan_address"]
+__all__ = ["ALL_INTERFACES", "db_url_of", "default_db_path", "default_db_url", "invite_origin",
+           "is_loopback", "lan_address"]
 
 ALL_INTERFACES = frozenset({"0.0.0.0", "::", ""})
 """``--host`` values that listen on every network interface."""
@@ -40,6 +40,16 @@ def default_db_url() -> str:
     path = default_db_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{path}"
+
+
+def db_url_of(given: str | None) -> str:
+    """The SQLAlchemy URL ``--db`` names: a URL as it is, a plain file path as the SQLite file
+    there (``tables.db`` -> ``sqlite:////abs/path/tables.db``), nothing as the default."""
+    if not given:
+        return default_db_url()
+    if "://" in given:
+        return given
+    return f"sqlite:///{Path(given).expanduser().resolve()}"
 
 
 def is_loopback(host: str) -> bool:

@@ -51,7 +51,11 @@ def is_joker_token(token: int) -> bool:
 def hand_code(counts: Sequence[int]) -> int:
     """A hand's natural cards (52 counts, jokers apart) as one number, a byte a card, card 0
     lowest: the summary the meld finder and the turn search remember hands by."""
-    return int.from_bytes(bytes(counts[:52]), "little")
+    # (Masked rather than sliced: a hand's 53 counts are turned into bytes as they are.)
+    return int.from_bytes(bytes(counts), "little") & _NATURALS
+
+
+_NATURALS: Final = (1 << (8 * 52)) - 1  # the bytes of the 52 natural cards
 
 
 def face_of(token: int) -> int | None:

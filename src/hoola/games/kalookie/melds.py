@@ -380,30 +380,40 @@ def _release_run(meld: Meld, cards: Sequence[int], rules: Rules, what: str) -> M
 # -- finding melds in a hand ----------------------------------------------------------------------
 
 def find_melds(counts: Sequence[int], jokers: int, rules: Rules,
-               max_jokers: int = 2) -> list[tuple[int, ...]]:
+               max_jokers: int = 2, code: int = -1) -> list[tuple[int, ...]]:
     """Every new meld the hand holds with at most ``max_jokers`` jokers (and sets of jokers).
 
-    ``counts`` are the hand's natural cards (52 counts); jokers are counted apart. The melds of
-    a rank and the runs of a suit depend on that rank's or that suit's cards alone, which recur
-    from turn to turn: each is worked out once and remembered.
+    ``counts`` are the hand's natural cards (52 counts); jokers are counted apart; ``code``, the
+    hand's :func:`~.cards.hand_code` when the caller has it. The melds of a rank and the runs of
+    a suit depend on that rank's or that suit's cards alone, which recur from turn to turn: each
+    is worked out once and remembered.
     """
     cap = min(jokers, max_jokers)
-    code = hand_code(counts)
+    if code < 0:
+        code = hand_code(counts)
     identical = rules.identical_sets
     flags = (cap << 2) | (2 if identical else 0) | (1 if rules.aces == "high" else 0)
     runs: list[tuple[int, ...]] = []
     held_in: list[int] = []  # the ranks held, as bits, by suit
+    tables = _RUNS.get(flags)
+    if tables is None:
+        tables = _RUNS[flags] = ({}, {}, {}, {})
     for suit in range(4):
         held = (code >> (104 * suit)) & _SUIT
         if held:
-            # A suit's runs hang on the ranks held alone: a byte a rank, 1 if held (a card's
-            # copies are at most three, two bits).
-            key = (((held | held >> 1) & _ONES) << 8) | (suit << 4) | flags
-            got = _RUNS.get(key)
+            table = tables[suit]
+            got = table.get(held)
             if got is None:
-                if len(_RUNS) >= 1 << 16:  # bounded: a long simulation meets many suits
-                    _RUNS.clear()
-                got = _RUNS[key] = _suit_runs(counts, suit, cap, rules, key & ~(3 << 4))
+                # A suit's runs hang on the ranks held alone: a byte a rank, 1 if held (a
+                # card's copies are at most three, two bits). Remembered by both (most suits
+                # hold one copy of each rank, where the two are one).
+                if len(table) >= 1 << 14:  # bounded: a long simulation meets many suits
+                    table.clear()
+                key = (held | held >> 1) & _ONES
+                got = table.get(key)
+                if got is None:
+                    got = table[key] = _suit_runs(counts, suit, cap, rules, (key << 8) | flags)
+                table[held] = got
             runs.extend(got[0])
             held_in.append(got[1])
         else:
@@ -440,8 +450,10 @@ _SUIT: Final = (1 << 104) - 1  # a suit's 13 bytes
 _ONES: Final = sum(1 << (8 * rank) for rank in range(13))  # a suit's code, one of each rank
 # The melds of one rank and the runs of one suit, by their cards and the rules' switches.
 _SETS: Final[dict[int, tuple[tuple[int, ...], ...]]] = {}
-# (A suit's runs come with the ranks it holds, as bits.)
-_RUNS: Final[dict[int, tuple[tuple[tuple[int, ...], ...], int]]] = {}
+# (A suit's runs come with the ranks it holds, as bits: by the switches, then by suit, then by
+# the ranks held.)
+_Runs = dict[int, tuple[tuple[tuple[int, ...], ...], int]]
+_RUNS: Final[dict[int, tuple[_Runs, _Runs, _Runs, _Runs]]] = {}
 _SPADE_RUNS: Final[dict[int, tuple[tuple[tuple[int, ...], ...], int]]] = {}
 
 

@@ -99,18 +99,20 @@ def can_finish(goal: Goal, counts: Sequence[int], jokers: int, slots: Sequence[S
             return True  # new melds alone make the points (and a new meld is made)
         if _lay_bound(code, jokers, slots, rules) < goal.need:
             return False
-    search = _Search(goal, jokers, slots, rules)
     if not goal.need and not goal.need_meld and goal.must_lay is None \
             and goal.exact_left is None:
         # Nothing owed but jokers to lay: keeping every card is one way the search ends (its
         # last), and usually a way that works (a released joker goes on the table's melds).
+        # Tried before the search is set up (which looks up what it learnt on this table).
         kept = min(sum(counts[c] for c in range(52)), 3)
-        if goal.loose and kept + jokers - goal.loose >= goal.min_left \
-                and any(search.takes(slot, goal.loose) for slot in search.slots):
+        if goal.loose and kept + jokers - goal.loose >= goal.min_left and goal.builds \
+                and any(takes_jokers(slot, goal.loose, rules) for slot in slots):
             return True  # the loose jokers on one meld: a leaf the search would accept
+        search = _Search(goal, jokers, slots, rules)
         if search.finish(jokers, kept):
             return True
-    return search.run(counts)
+        return search.run(counts)
+    return _Search(goal, jokers, slots, rules).run(counts)
 
 
 def table_bound(counts: Sequence[int], jokers: int, melds: Sequence[Meld], rules: Rules) -> int:
@@ -188,9 +190,11 @@ def can_lay(need: int, min_left: int, code: int, jokers: int, rules: Rules) -> b
     bound, fitting = openings.summary(code, jokers)
     if bound < need:
         return False
-    # The cards that fit in no meld can only be kept: they count toward the cards left.
-    others = sum(code.to_bytes(52, "little")) - sum(fitting.to_bytes(52, "little"))
-    return openings.best(fitting, jokers, max(min_left - others, 0)) >= need
+    # The cards that fit in no meld can only be kept: they count toward the cards left. (A
+    # byte holds a card's copies, three at most: its low bit counts one, the next two.)
+    size = (fitting & _LOW).bit_count() + 2 * ((fitting >> 1) & _LOW).bit_count()
+    others = (code & _LOW).bit_count() + 2 * ((code >> 1) & _LOW).bit_count() - size
+    return openings.most(fitting, size, jokers, max(min_left - others, 0)) >= need
 
 
 def lay_of(tokens: tuple[int, ...], rules: Rules) -> tuple[int, int, int] | None:
@@ -245,6 +249,7 @@ _MEMO_LIMIT: Final = 1 << 16
 _DEAD_LIMIT: Final = 1 << 14  # positions remembered per goal and table
 _SUIT: Final = (1 << 104) - 1  # a suit's 13 bytes of a hand's code
 _ONES: Final = sum(1 << (8 * rank) for rank in range(13))  # a suit's code, one of each rank
+_LOW: Final = sum(1 << (8 * card) for card in range(52))  # a hand's code, one of each card
 # The bytes of a suit's code that a mask of its ranks selects, by the mask.
 _BYTES: Final = [sum(0xFF << (8 * rank) for rank in range(13) if mask >> rank & 1)
                  for mask in range(1 << 13)]
@@ -285,9 +290,11 @@ class _Openings:
         self.lays: dict[tuple[int, ...], tuple[int, int, int] | None] = {}
         self.memo: dict[int, int] = {}
         self.dead: dict[tuple[object, ...], set[tuple[int, ...]]] = {}  # :class:`_Search`'s
-        self.suits: dict[int, tuple[int, int]] = {}
+        # By jokers (none, one): a suit's code (or the ranks it holds) -> :meth:`_suit`.
+        self.suits: tuple[dict[int, tuple[int, int]], ...] = ({}, {})
         self.values_of: dict[int, int] = {}
         self.places: dict[int, int] = {}  # a suit's code -> the run places it holds, as bits
+        self.runs: dict[int, tuple[int, ...]] = {}  # a suit's ranks held and reach -> _spans
         self.worth = [rules.card_value(c) for c in range(52)]
         self.positions = [positions_of(c, rules) for c in range(52)]
         self.values = values
@@ -342,50 +349,52 @@ class _Openings:
         value = self._value
         if jk >= 2:
             return total + value(c0) + value(c1) + value(c2) + value(c3), code
-        suits = self.suits
-        if self.identical:
-            k0, k1, k2, k3 = c0, c1, c2, c3
-        else:
-            # What fits hangs on the ranks held alone (but for identical sets): a byte a rank,
-            # 1 if held (a card's copies are at most three, two bits).
-            k0, k1, k2, k3 = ((c0 | c0 >> 1) & _ONES, (c1 | c1 >> 1) & _ONES,
-                              (c2 | c2 >> 1) & _ONES, (c3 | c3 >> 1) & _ONES)
-        a, own_a = suits.get((k0 << 1) | jk) or self._suit_info(k0, c0, jk)
-        b, own_b = suits.get((k1 << 1) | jk) or self._suit_info(k1, c1, jk)
-        c, own_c = suits.get((k2 << 1) | jk) or self._suit_info(k2, c2, jk)
-        d, own_d = suits.get((k3 << 1) | jk) or self._suit_info(k3, c3, jk)
+        suits = self.suits[jk]
+        a, own_a = suits.get(c0) or self._suit_info(c0, jk)
+        b, own_b = suits.get(c1) or self._suit_info(c1, jk)
+        c, own_c = suits.get(c2) or self._suit_info(c2, jk)
+        d, own_d = suits.get(c3) or self._suit_info(c3, jk)
         if jk:  # a set with a joker needs two suits of the rank, without one three
             sets = a & b | a & c | a & d | b & c | b & d | c & d
         else:
             sets = a & b & c | a & b & d | a & c & d | b & c & d
+        known = self.values_of.get  # (then :meth:`_value`, which remembers it)
         fitting = 0
         fits = a & (sets | own_a)
         if fits:
             fitting = c0 if fits == a else c0 & _BYTES[fits]
-            total += value(fitting)
+            total += known(fitting) or value(fitting)
         fits = b & (sets | own_b)
         if fits:
             part = c1 if fits == b else c1 & _BYTES[fits]
-            total += value(part)
+            total += known(part) or value(part)
             fitting |= part << 104
         fits = c & (sets | own_c)
         if fits:
             part = c2 if fits == c else c2 & _BYTES[fits]
-            total += value(part)
+            total += known(part) or value(part)
             fitting |= part << 208
         fits = d & (sets | own_d)
         if fits:
             part = c3 if fits == d else c3 & _BYTES[fits]
-            total += value(part)
+            total += known(part) or value(part)
             fitting |= part << 312
         return total, fitting
 
-    def _suit_info(self, key: int, chunk: int, jk: int) -> tuple[int, int]:
-        """:meth:`_suit`, remembered by ``key`` (the suit's code, or the ranks it holds)."""
-        suits = self.suits
+    def _suit_info(self, chunk: int, jk: int) -> tuple[int, int]:
+        """:meth:`_suit`, remembered by the suit's code, and (but for identical sets) by the
+        ranks it holds, on which it hangs alone: a byte a rank, 1 if held (a card's copies are
+        at most three, two bits). Most suits hold one copy of each rank, where the two are one."""
+        suits = self.suits[jk]
         if len(suits) >= _MEMO_LIMIT:
             suits.clear()
-        info = suits[(key << 1) | jk] = self._suit(chunk, jk)
+        if self.identical:
+            info = self._suit(chunk, jk)
+        else:
+            ranks = (chunk | chunk >> 1) & _ONES
+            info = suits.get(ranks) or self._suit(ranks, jk)
+            suits[ranks] = info
+        suits[chunk] = info
         return info
 
     def _suit(self, chunk: int, jk: int) -> tuple[int, int]:
@@ -427,6 +436,96 @@ class _Openings:
         return got
 
     # -- the most a hand can lay ----------------------------------------------------------------
+
+    def most(self, code: int, size: int, jk: int, r: int) -> int:
+        """:meth:`best`, from the hand's groups when it has several.
+
+        No meld the search tries joins cards of two groups (:meth:`_groups`): the most a hand
+        can lay is the most its groups can lay, the jokers and the cards to keep shared out
+        among them in the best way. The groups of one hand recur in the next, where the whole
+        hand does not: they are remembered where the hand would not be. ``size``: the cards of
+        ``code``; a group holds three cards at least without a joker, two with one.
+        """
+        if jk > 2 or size < 6 - 2 * jk:
+            return self.best(code, jk, r)
+        groups = self._groups(code, jk + 1)
+        best = self.best
+        if len(groups) == 1:
+            return best(code, jk, r)
+        if not r:
+            if not jk:
+                return sum(best(group, 0, 0) for group in groups)
+            if jk == 1:
+                total = 0
+                gain = 0
+                for group in groups:
+                    plain = best(group, 0, 0)
+                    total += plain
+                    gain = max(gain, best(group, 1, 0) - plain)
+                return total + gain
+        # The most with j jokers given out and q cards to keep asked of the groups so far, at
+        # j * (r + 1) + q (-1: not possible); every joker is given to some group, and a group
+        # keeps the jokers it does not lay.
+        width = r + 1
+        most = [-1] * ((jk + 1) * width)
+        most[0] = 0
+        for group in groups:
+            values = [best(group, a, t) for a in range(jk + 1) for t in range(width)]
+            grown = [-1] * len(most)
+            for at, so_far in enumerate(most):
+                if so_far < 0:
+                    continue
+                j, q = divmod(at, width)
+                for a in range(jk - j + 1):
+                    for t in range(r - q + 1):
+                        value = values[a * width + t]
+                        if value >= 0 and so_far + value > grown[at + a * width + t]:
+                            grown[at + a * width + t] = so_far + value
+            most = grown
+        return most[-1]
+
+    def _groups(self, code: int, reach: int) -> list[int]:
+        """The cards of a hand's code in groups that no meld of the search joins, each as a code:
+        cards of a suit whose places are ``reach`` apart or less (a run's gaps are filled by
+        jokers, ``reach - 1`` at most; the ace is next to the two and to the king), and cards of
+        a rank held in enough suits for a set (three, two with a joker)."""
+        runs = self.runs
+        chunks = []
+        held = []  # the ranks held, as bits, by suit
+        for suit in range(4):
+            chunk = (code >> (104 * suit)) & _SUIT
+            key = (((chunk | chunk >> 1) & _ONES) << 2) | reach
+            spans = runs.get(key)
+            if spans is None:
+                if len(runs) >= _MEMO_LIMIT:
+                    runs.clear()
+                spans = runs[key] = _spans(chunk, reach) if chunk else ()
+            chunks.append((chunk, suit, spans))
+            held.append(sum(spans))
+        a, b, c, d = held
+        if reach > 2:
+            sets = a | b | c | d
+        elif reach > 1:
+            sets = a & b | a & c | a & d | b & c | b & d | c & d
+        else:
+            sets = a & b & c | a & b & d | a & c & d | b & c & d
+        parts: list[tuple[int, int]] = []  # (the ranks that make sets, as bits; the cards)
+        for chunk, suit, spans in chunks:
+            for ranks in spans:
+                part = (chunk & _BYTES[ranks]) << (104 * suit)
+                ranks &= sets
+                # The parts so far share no rank of a set: those sharing one with this span
+                # join it.
+                kept = []
+                for linked, other in parts:
+                    if linked & ranks:
+                        ranks |= linked
+                        part |= other
+                    else:
+                        kept.append((linked, other))
+                kept.append((ranks, part))
+                parts = kept
+        return [part for _, part in parts]
 
     def best(self, code: int, jk: int, r: int) -> int:
         """The most points new melds can take from ``code`` (:func:`hand_code`) and ``jk`` jokers
@@ -525,6 +624,26 @@ class _Openings:
                     if gaps_below > jk:
                         break
         return out
+
+
+def _spans(chunk: int, reach: int) -> tuple[int, ...]:
+    """The ranks a suit's code holds (as bits) in spans whose neighbours are ``reach`` places
+    apart or less, the ace next to the two and to the king."""
+    spans = []
+    span = 0
+    last = -reach - 1
+    for rank in range(13):
+        if (chunk >> (8 * rank)) & 0xFF:
+            if rank - last > reach:
+                if span:
+                    spans.append(span)
+                span = 0
+            span |= 1 << rank
+            last = rank
+    spans.append(span)
+    if len(spans) > 1 and spans[0] & 1 and spans[-1] >> (13 - reach):
+        spans[0] |= spans.pop()  # the ace high, next to the king
+    return tuple(spans)
 
 
 _Tables = tuple[list[int], int, int, list[int], list[list[int]]]

@@ -28,7 +28,6 @@ from hoola.core.chance import shuffle
 from hoola.core.errors import HoolaError, IllegalActionError, OutOfTurnError
 from hoola.core.game import Outcome
 from hoola.core.prefix import Prefix, put
-from hoola.core.trusted import listed_one
 from hoola.games.kalookie.actions import (
     NAME_RE,
     Action,
@@ -130,20 +129,79 @@ def _seat_actions(p: int) -> list[Action]:
     return _SEAT_ACTIONS[p]
 
 
+# The builds listed (frozen values, as good as new ones), by meld id, card and seat.
+_ADDS: Final[dict[int, Add]] = {}
+
+
+def _add(p: int, token: int, meld_id: int) -> Add:
+    """The build of ``token`` on meld ``meld_id`` by seat ``p``, made once (:data:`_ADDS`)."""
+    if len(_ADDS) >= 1 << 16:  # bounded: the meld ids of hands long over
+        _ADDS.clear()
+    add = _ADDS[(meld_id << 11) | (token << 4) | p] = Add(p, token, meld_id)
+    return add
+
+
+# The new melds listed (frozen values, as good as new ones), by seat, then by their tokens.
+_MELDS: Final[list[dict[tuple[int, ...], NewMeld]]] = []
+
+
+def _melds_of(p: int) -> dict[tuple[int, ...], NewMeld]:
+    """Seat ``p``'s new melds listed so far (:data:`_MELDS`)."""
+    while len(_MELDS) <= p:
+        _MELDS.append({})
+    made = _MELDS[p]
+    if len(made) >= 1 << 14:  # bounded: a long simulation meets many melds
+        made.clear()
+    return made
+
+
+def _meld_of(p: int, tokens: tuple[int, ...]) -> NewMeld:
+    """The new meld of ``tokens`` by seat ``p``, made once (:data:`_MELDS`)."""
+    meld = _MELDS[p][tokens] = NewMeld(p, tokens)
+    return meld
+
+
+# The releases by players who have opened and owe nothing, for the last table and turn listed:
+# (meld id, cards) -> what _joker_onto_table says.
+_SWAPS: Final[list[tuple[Any, Any, Any, dict[tuple[int, tuple[int, ...]], Any]]]] = [
+    (None, None, None, {})]
+
+
+def _joker_onto_table(melds: tuple[Meld, ...], meld: Meld, cards: tuple[int, ...], rules: Rules,
+                      turn: Turn) -> tuple[Meld, Turn] | None:
+    """The meld left and the turn after releasing the joker of ``meld`` with ``cards`` when the
+    joker can then go straight onto a meld of the table; None when it cannot, or the release is
+    not one."""
+    try:
+        freed = release(meld, cards, rules)
+    except IllegalActionError:
+        return None
+    turn = turn._replace(loose=turn.loose + 1, laid_any=True,
+                         must_lay=_still_to_lay(turn.must_lay, cards, 0))
+    table = [freed if m.id == meld.id else m for m in melds]
+    if not any(takes_jokers(slot, turn.loose, rules) for slot in slots_for(table, turn, rules)):
+        return None
+    return freed, turn
+
+
 # The places to build on the table's melds, for the last table listed: (meld id, kind, where
-# it grows as legal.build_places says, the cards that might release a joker from it).
-_Places = tuple[tuple[int, str, tuple[tuple[int, int, str], ...], tuple[int, ...]], ...]
+# it grows as legal.build_places says, the cards that might release a joker from it and the
+# natural cards that might be built on it, each as the bytes of a hand's code).
+_Places = tuple[tuple[int, str, tuple[tuple[int, int, str], ...], int, int], ...]
 _PLACES: Final[list[tuple[Any, Any, _Places]]] = [(None, None, ())]
 
 
-def _releasers(meld: Meld) -> tuple[int, ...]:
-    """The natural cards that might release a joker from ``meld`` (none without a joker): the
-    cards a run's jokers stand for, every card of a set's rank."""
+def _releasers(meld: Meld) -> int:
+    """The natural cards that might release a joker from ``meld`` (none without a joker), as
+    the bytes of a hand's code (:func:`~.cards.hand_code`) that hold them: the cards a run's
+    jokers stand for, every card of a set's rank."""
     if max(meld.tokens) < JOKER:
-        return ()
+        return 0
     if meld.kind == "run":
-        return tuple(t - NAMED for t in meld.tokens if t >= NAMED)
-    return () if meld.rank < 0 else tuple(range(meld.rank, 52, 13))
+        cards = [t - NAMED for t in meld.tokens if t >= NAMED]
+    else:
+        cards = [] if meld.rank < 0 else list(range(meld.rank, 52, 13))
+    return sum(0xFF << (8 * c) for c in cards)
 
 
 def _places(melds: tuple[Meld, ...], rules: Rules) -> _Places:
@@ -156,7 +214,7 @@ def _places(melds: tuple[Meld, ...], rules: Rules) -> _Places:
     return places
 
 
-_Place = tuple[int, str, tuple[tuple[int, int, str], ...], tuple[int, ...]]
+_Place = tuple[int, str, tuple[tuple[int, int, str], ...], int, int]
 # The place of each meld met, by its id() (the meld kept, to know it is the same one): a table
 # changes a meld at a time.
 _PLACE_OF: Final[dict[int, tuple[Meld, Rules, _Place]]] = {}
@@ -167,7 +225,12 @@ def _place(meld: Meld, rules: Rules) -> _Place:
     got = _PLACE_OF.get(id(meld))
     if got is not None and got[0] is meld and got[1] is rules:
         return got[2]
-    place = (meld.id, meld.kind, build_places(meld, rules), _releasers(meld))
+    where = build_places(meld, rules)
+    builders = 0
+    for card, _, _ in where:
+        if card >= 0:
+            builders |= 0xFF << (8 * card)
+    place = (meld.id, meld.kind, where, _releasers(meld), builders)
     if len(_PLACE_OF) >= 4096:  # bounded: the melds of hands long over
         _PLACE_OF.clear()
     _PLACE_OF[id(meld)] = (meld, rules, place)
@@ -217,6 +280,7 @@ class DealState(Verbs):
         self.standing = standing
         self.rng = rng if rng is not None else random.Random()
         self.hands = [counts_of(h) for h in deal.hands]
+        self._codes = [hand_code(h) for h in self.hands]
         self.sizes = [len(h) for h in deal.hands]
         self.stock = list(reversed(deal.stock))  # the top of the stock last
         self.discards = [deal.upcard]
@@ -296,6 +360,7 @@ class DealState(Verbs):
                 value = value.copy()
             setattr(other, name, value)
         other.hands = [h.copy() for h in self.hands]
+        other._codes = self._codes_now().copy()
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
         other._cache = {}
@@ -330,7 +395,10 @@ class DealState(Verbs):
         """
         if type(player) is not int or not 0 <= player < self.n:
             return []  # bool is not a seat: type(), not isinstance()
-        return list(self._legal_cached(player))
+        cached = self._cache.get(player)
+        if cached is None:
+            cached = self._cache[player] = self._legal(player)
+        return list(cached)
 
     def _legal_cached(self, player: int) -> list[Action]:
         cached = self._cache.get(player)
@@ -407,24 +475,32 @@ class DealState(Verbs):
         """
         hand, rules, turn = self.hands[p], self.rules, self.turn
         jokers = hand[JOKER]
+        code = self._codes_now()[p]
         most = self.sizes[p] - self._min_left(p)
         if most >= 3:
-            acts.extend(NewMeld(p, tokens) for tokens in find_melds(hand, jokers, rules,
-                                                                    MAX_LISTED_JOKERS)
-                        if len(tokens) <= most)
+            made = _melds_of(p)
+            for tokens in find_melds(hand, jokers, rules, MAX_LISTED_JOKERS, code):
+                if len(tokens) <= most:
+                    acts.append(made.get(tokens) or _meld_of(p, tokens))
         limit = rules.run_build_limit
         places = _places(self.melds, rules)
         if most >= 1 and not turn.ends:  # nothing built yet this turn: no limit reached
-            for meld_id, _, where, _ in places:
+            for meld_id, _, where, _, builders in places:
+                if not (jokers or builders & code):
+                    continue  # no card of the hand fits
                 out = []
                 for card, joker, _ in where:
                     if card >= 0 and hand[card] and card not in out:
                         out.append(card)
-                        acts.append(Add(p, card, meld_id))
+                        acts.append(_ADDS.get((meld_id << 11) | (card << 4) | p)
+                                    or _add(p, card, meld_id))
                     if joker >= 0 and jokers:
-                        acts.append(Add(p, joker, meld_id))
+                        acts.append(_ADDS.get((meld_id << 11) | (joker << 4) | p)
+                                    or _add(p, joker, meld_id))
         elif most >= 1:
-            for meld_id, kind, where, _ in places:
+            for meld_id, kind, where, _, builders in places:
+                if not (jokers or builders & code):
+                    continue
                 limited = kind == "run" and limit != "none" and meld_id not in turn.laid
                 low, high = turn.built(meld_id) if limited else (0, 0)
                 if limited and limit == "two-total" and low + high >= 2:
@@ -435,11 +511,13 @@ class DealState(Verbs):
                         continue
                     if card >= 0 and hand[card] and card not in out:
                         out.append(card)
-                        acts.append(Add(p, card, meld_id))
+                        acts.append(_ADDS.get((meld_id << 11) | (card << 4) | p)
+                                    or _add(p, card, meld_id))
                     if joker >= 0 and jokers:
-                        acts.append(Add(p, joker, meld_id))
-        for meld_id, _, _, releasers in places:
-            if releasers and any(hand[c] for c in releasers):
+                        acts.append(_ADDS.get((meld_id << 11) | (joker << 4) | p)
+                                    or _add(p, joker, meld_id))
+        for meld_id, _, _, releasers, _ in places:
+            if releasers & code:
                 meld = self._meld(meld_id)
                 for cards in swap_cards(meld, hand, rules):
                     swap = Swap(p, cards, meld_id)
@@ -458,16 +536,22 @@ class DealState(Verbs):
         jokers = hand[JOKER]
         if min(self.sizes[p] - jokers - len(cards), 3) + jokers < self._min_left(p):
             return None
-        try:
-            freed = release(meld, cards, rules)
-        except IllegalActionError:
+        # The rest hangs on the table, the turn and the release alone: remembered while they
+        # stay the same (the turns of players who have opened begin with the same turn).
+        last = _SWAPS[0]  # one read: another thread may replace it, never half of it
+        if last[0] is self.melds and last[1] is rules and last[2] is turn:
+            known = last[3]
+        else:
+            known = {}
+            _SWAPS[0] = (self.melds, rules, turn, known)
+        key = (meld.id, cards)
+        if key in known:
+            got = known[key]
+        else:
+            got = known[key] = _joker_onto_table(self.melds, meld, cards, rules, turn)
+        if got is None:
             return None
-        turn = turn._replace(loose=turn.loose + 1, laid_any=True,
-                             must_lay=_still_to_lay(turn.must_lay, cards, 0))
-        table = [freed if m.id == meld.id else m for m in self.melds]
-        if not any(takes_jokers(slot, turn.loose, rules) for slot in slots_for(table, turn, rules)):
-            return None
-        return freed, list(cards), 0, turn, False
+        return got[0], list(cards), 0, got[1], False
 
     def _meld(self, meld_id: int) -> Meld:
         for m in self.melds:
@@ -495,12 +579,13 @@ class DealState(Verbs):
         hand, rules = self.hands[p], self.rules
         jokers = hand[JOKER]
         need = rules.initial_meld - self.turn.value
-        code = hand_code(hand)
+        code = self._codes_now()[p]
         if code_bound(code, jokers, rules) < need:
             return
         min_left = self._min_left(p)
         size = self.sizes[p]
-        for tokens in find_melds(hand, jokers, rules, MAX_LISTED_JOKERS):
+        made = _melds_of(p)
+        for tokens in find_melds(hand, jokers, rules, MAX_LISTED_JOKERS, code):
             lay = lay_of(tokens, rules)
             if lay is None:
                 continue
@@ -510,14 +595,14 @@ class DealState(Verbs):
                     continue
             elif not can_lay(need - gain, min_left, code - naturals, jokers - laid, rules):
                 continue
-            acts.append(NewMeld(p, tokens))
+            acts.append(made.get(tokens) or _meld_of(p, tokens))
 
     def _can_open_with(self, p: int, top: int) -> bool:
         """Whether ``p``, who has not opened, could make the initial meld this turn with the
         discard ``top`` taken, when the goal is plain (:func:`is_plain`): its points, a card
         kept."""
         hand, rules = self.hands[p], self.rules
-        code, jokers = hand_code(hand), hand[JOKER]
+        code, jokers = self._codes_now()[p], hand[JOKER]
         if top < JOKER:
             code += 1 << (8 * top)
         else:
@@ -596,11 +681,22 @@ class DealState(Verbs):
         An action taken from this moment's own legal list (the very object, as bots and
         interfaces pass it back) was checked when it was listed: its plan is used as it is.
         """
-        a = listed_one(self._cache, action)
+        # (hoola.core.trusted.listed_one, inlined: this runs at every decision.)
+        a: Action | None = None
+        seat = getattr(action, "player", None)
+        if type(seat) is int:
+            for x in self._cache.get(seat, ()):
+                if x is action:
+                    a = x
+                    break
         if a is not None:
             plan = self._plans.get(id(a))
-            if plan is None and isinstance(a, _LAYS):
-                plan = self._check(a)  # listed without its plan: made now
+            if plan is None:
+                # Listed without its plan (legal, as the listing found): made now, unchecked.
+                if isinstance(a, NewMeld):
+                    plan = self._check_meld(a, True)
+                elif isinstance(a, Add):
+                    plan = self._check_add(a, True)
         else:
             a = check_fields(action, self.names)
             plan = self._check(a)
@@ -723,12 +819,14 @@ class DealState(Verbs):
                        f"{rules.initial_meld} and could not make it this turn with "
                        f"{format_card(top)} (ruling 8)", "cannot-open-with-discard")
 
-    def _check_meld(self, a: NewMeld) -> Any:
+    def _check_meld(self, a: NewMeld, listed: bool = False) -> Any:
+        """The plan of a new meld, checked unless ``listed`` (a lay its listing found legal)."""
         p, rules = a.player, self.rules
         naturals = [t for t in a.cards if t < JOKER]
         jokers = len(a.cards) - len(naturals)
         from_hand = max(0, jokers - self.turn.loose)
-        self._need_in_hand(p, naturals, from_hand, a)
+        if not listed:
+            self._need_in_hand(p, naturals, from_hand, a)
         try:
             meld = new_meld(a.cards, rules, owner=p, meld_id=self.next_id)
         except IllegalActionError as exc:
@@ -739,13 +837,15 @@ class DealState(Verbs):
                     t.ends, t.must_open, _still_to_lay(t.must_lay, naturals, jokers),
                     t.loose - (jokers - from_hand), True)
         opened = self._opens(p, turn)
-        self._check_rest(p, a, naturals, from_hand, [*self.melds, meld], turn, opened)
+        if not listed:
+            self._check_rest(p, a, naturals, from_hand, [*self.melds, meld], turn, opened)
         return meld, naturals, from_hand, turn, opened
 
-    def _check_add(self, a: Add) -> Any:
+    def _check_add(self, a: Add, listed: bool = False) -> Any:
+        """The plan of a build, checked unless ``listed`` (a lay its listing found legal)."""
         p, rules = a.player, self.rules
         who = self.names[p]
-        if not self.opened[p] and not rules.initial_counts_builds:
+        if not listed and not self.opened[p] and not rules.initial_counts_builds:
             so_far = f" ({self.turn.value} points so far)" if self.turn.laid_any else ""
             raise _illegal(f"{self._cannot(a)}: building comes only after one's own initial "
                            f"meld of {rules.initial_meld} points{so_far} (ruling 6)",
@@ -754,13 +854,14 @@ class DealState(Verbs):
         joker = a.card >= JOKER
         from_hand = 0 if not joker or self.turn.loose else 1
         naturals = [] if joker else [a.card]
-        self._need_in_hand(p, naturals, from_hand, a)
+        if not listed:
+            self._need_in_hand(p, naturals, from_hand, a)
         try:
             grown, end, position = build(meld, a.card, rules)
         except IllegalActionError as exc:
             raise _illegal(f"{who} {exc.message}", exc.code) from exc
         turn = self.turn
-        if meld.kind == "run" and meld.id not in turn.laid:
+        if not listed and meld.kind == "run" and meld.id not in turn.laid:
             low, high = turn.built(meld.id)
             limit = rules.run_build_limit
             if limit == "two-per-end" and (low if end == "low" else high) >= 2:
@@ -777,8 +878,9 @@ class DealState(Verbs):
                     t.laid, t.ends, t.must_open, _still_to_lay(t.must_lay, naturals, int(joker)),
                     t.loose - (1 if joker and not from_hand else 0), t.laid_any)
         opened = self._opens(p, turn)
-        table = [grown if m.id == meld.id else m for m in self.melds]
-        self._check_rest(p, a, naturals, from_hand, table, turn, opened)
+        if not listed:
+            table = [grown if m.id == meld.id else m for m in self.melds]
+            self._check_rest(p, a, naturals, from_hand, table, turn, opened)
         return grown, naturals, from_hand, turn, opened
 
     def _check_swap(self, a: Swap) -> Any:
@@ -1008,8 +1110,7 @@ class DealState(Verbs):
             return self._do_discard(a, plan)
         if isinstance(a, Draw):
             card = self.stock.pop()
-            self.hands[p][card] += 1
-            self.sizes[p] += 1
+            self._give(p, card)
             self._begin(p, _FRESH[1 if self.opened[p] else 0])
             return _seat_actions(p)[_DRAWN + card]
         if isinstance(a, Take):
@@ -1019,8 +1120,10 @@ class DealState(Verbs):
             return _seat_actions(p)[_TAKEN + card]
         if isinstance(a, _LAYS):
             meld, naturals, from_hand, turn, opened = plan
+            codes = self._codes_now()
             for c in naturals:
                 self.hands[p][c] -= 1
+                codes[p] -= 1 << (8 * c)
             self.hands[p][JOKER] -= from_hand
             self.sizes[p] -= len(naturals) + from_hand
             if isinstance(a, NewMeld):
@@ -1042,21 +1145,38 @@ class DealState(Verbs):
         if isinstance(a, SwapUpcard):
             upcard = self.discards.pop()
             self._give(p, upcard)
-            self.hands[p][a.card] -= 1
-            self.sizes[p] -= 1
+            self._take_card(p, a.card)
             self.discards.append(a.card)
             self.swap_window = False
             return a
         return self._do_decision(a)
 
     def _give(self, p: int, card: int) -> None:
+        codes = self._codes_now()  # (first: made from the hands as they are)
         self.hands[p][card] += 1
+        if card < JOKER:
+            codes[p] += 1 << (8 * card)
         self.sizes[p] += 1
+
+    def _take_card(self, p: int, card: int) -> None:
+        codes = self._codes_now()  # (first: made from the hands as they are)
+        self.hands[p][card] -= 1
+        if card < JOKER:
+            codes[p] -= 1 << (8 * card)
+        self.sizes[p] -= 1
+
+    def _codes_now(self) -> list[int]:
+        """Each seat's hand as its code (:func:`hand_code`), kept up to date card by card; made
+        here for a state built field by field (as a determinized one is)."""
+        try:
+            return self._codes
+        except AttributeError:
+            self._codes = [hand_code(h) for h in self.hands]
+            return self._codes
 
     def _do_discard(self, a: Discard, restock: tuple[int, ...] | None) -> Action:
         p = a.player
-        self.hands[p][a.card] -= 1
-        self.sizes[p] -= 1
+        self._take_card(p, a.card)
         self.discards.append(a.card)
         if p in self.barred:
             self.barred = self.barred - {p}

@@ -36,12 +36,14 @@ DEAD_CAP = 8  # deadwood counts from here on are all "far from out"
 WORTH: dict[tuple[str, int], tuple[float, ...]] = {
     ("british", 2): (0.943, 1.014, 0.479, 0.65, 0.441, 0.263, 0.247, 0.147, -0.099, 0.086,
                      0.123, 0.048),
+    ("british", 3): (3.195, 2.126, 1.553, 1.388, 1.038, 0.895, 0.688, 0.477, -0.204, 0.195,
+                     0.244, 0.095),
     ("british", 4): (2.607, 2.316, 1.609, 1.502, 1.007, 0.762, 0.696, 0.465, -0.162, -0.042,
                      0.397, 0.112),
 }
 """The horizon's weights per (preset, players), in :func:`features`' order: deadwood 0 to 7
-(against more), opened, could open, jokers, moves next. ``fit_worth("british", 400, 2)`` and
-``fit_worth("british", 400, 4)``, exactly (about 20 and 40 CPU seconds). Other presets and table
+(against more), opened, could open, jokers, moves next. ``fit_worth("british", 400, N)`` for N of
+2, 3 and 4, exactly (about 10 to 20 CPU seconds each). Other presets and table
 sizes have none and play to the end of the hand."""
 
 

@@ -89,6 +89,32 @@ def test_no_observation_shows_a_card_its_seat_cannot_see(name: str, players: int
     assert checked > 100
 
 
+@pytest.mark.parametrize(("name", "players"), [("kalookie", 2), ("scarne", 3),
+                                               ("three-deck", 4)])
+def test_kalookies_action_features_follow_the_legal_ids_and_show_no_hidden_card(
+        name: str, players: int) -> None:
+    """A network scoring actions is given one row of features a legal id, in the order of
+    ``legal_ids`` (the pass a row of zeros), built from the view alone."""
+    game, rules = _game(name)
+    encoding = encoding_for(game, rules, players)
+    rng = random.Random(2)
+    checked = 0
+    for state in states(name, players, 4):
+        for seat in state.actors():
+            view = state.view(seat)
+            legal = encoding.legal_ids(view)
+            rows = encoding.features_of(view, legal.values())
+            assert rows.shape == (len(legal), encoding.feature_size)
+            kinds = rows[:, :10]
+            assert all(kinds[i].sum() == (0 if action is None else 1)
+                       for i, action in enumerate(legal.values()))
+            other = game.determinize(view, rng).view(seat)
+            assert np.array_equal(encoding.features_of(other, encoding.legal_ids(other).values()),
+                                  rows)
+            checked += 1
+    assert checked > 30
+
+
 def test_the_leak_check_catches_a_planted_card() -> None:
     """An encoding that lets one hidden card through is caught by the same comparison."""
     game, rules = _game("pagat")

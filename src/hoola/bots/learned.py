@@ -2,11 +2,15 @@
 its seat's view through the game's RL encoding with NumPy alone (the ``rl`` extra).
 
 A policy is a small network saved as NumPy arrays (``.npz``): two tanh layers over the seat's
-observation, then one logit an action id; the bot plays the legal id with the highest logit,
-computing only the legal ones. Weights for some families and table sizes ship in the package
-(``hoola/bots/weights``, named ``FAMILY-PRESET-Np.npz``); a seat picks the file of its game
-and table size, the same preset first, else another preset of the family at that size whose
-encoding has the same sizes (all but Glenn's Hoola, whose additions have ids of their own).
+observation, then either one logit an action id (Hoola, the capture games: the bot computes the
+legal ids' alone) or, where the encoding describes each legal action by features (Kalookie,
+whose lays are too many to learn one by one), a score of each legal action's features with the
+observation, DouZero's Q(s, a); the bot plays the legal action scored highest. Weights for
+some families and table sizes ship in the package (``hoola/bots/weights``, named
+``FAMILY-PRESET-Np.npz``); a seat picks the file of its game and table size, the same preset
+first, else another preset of the family at that size whose encoding has the same sizes (all
+but Glenn's Hoola, whose additions have ids of their own; Kalookie's features are the same
+under every preset).
 ``weights=FILE`` plays any saved policy instead.
 
 >>> shipped()[:1]
@@ -23,7 +27,8 @@ from typing import Any
 
 from hoola.core.game import Game
 
-__all__ = ["LEARNED_EXTRA", "LearnedBot", "Policy", "hidden_of", "load_policy", "shipped"]
+__all__ = ["LEARNED_EXTRA", "LearnedBot", "Policy", "hidden_of", "load_policy", "scores_of",
+           "shipped"]
 
 LEARNED_EXTRA = "rl"
 """The extra that brings NumPy (and the encodings' other needs) for the learned bot."""
@@ -31,6 +36,11 @@ LEARNED_EXTRA = "rl"
 WEIGHTS = "weights"
 _NAME = re.compile(r"[a-z]+-[a-z0-9-]+-[0-9]+p\.npz")
 LAYERS = ("w1", "b1", "w2", "b2", "wp", "bp")
+"""The arrays of a policy with a logit an action id."""
+SCORING_LAYERS = ("w1", "b1", "w2", "b2", "ws", "wa", "ba", "wq", "bq", "wf", "bf")
+"""The arrays of a policy scoring each legal action's features: ``ws`` and ``wa`` bring the
+observation's last hidden layer and the action's features into a tanh layer that ``wq``
+scores, and ``wf`` weighs each feature by the observation (a discard's card, a lay's cards)."""
 
 
 def _numpy() -> Any:
@@ -64,10 +74,20 @@ def hidden_of(params: dict[str, Any], obs: Any) -> Any:
     return np.tanh(hidden @ params["w2"] + params["b2"])
 
 
+def scores_of(params: dict[str, Any], hidden: Any, features: Any) -> Any:
+    """The scores of actions by their ``features`` (rows) given the observation's last hidden
+    layer (or, batched, hidden layers and rows of rows)."""
+    np = _numpy()
+    joint = np.tanh((hidden @ params["ws"])[..., None, :] + features @ params["wa"] + params["ba"])
+    weighed = features @ (hidden @ params["wf"] + params["bf"])[..., None]
+    return (joint @ params["wq"])[..., 0] + params["bq"][0] + weighed[..., 0]
+
+
 class Policy:
     """Saved weights and what they were trained on: ``family`` (the game's registered name),
-    ``preset``, ``players``, the sizes of the observation and of the action space, and the
-    command that trained them (empty when unknown)."""
+    ``preset``, ``players``, the sizes of the observation and of the action space (of an
+    action's features, for a policy that scores them: ``scoring``), and the command that
+    trained them (empty when unknown)."""
 
     def __init__(self, params: dict[str, Any], family: str, preset: str | None,
                  players: int | None, command: str = "") -> None:
@@ -76,11 +96,16 @@ class Policy:
         self.preset = preset
         self.players = players
         self.command = command
-        self.obs_size, self.size = params["w1"].shape[0], params["wp"].shape[1]
+        self.scoring = "wa" in params
+        self.obs_size = params["w1"].shape[0]
+        self.size = params["wa"].shape[0] if self.scoring else params["wp"].shape[1]
 
-    def logits(self, obs: Any, ids: list[int]) -> Any:
-        """The logits of ``ids`` alone for one observation."""
+    def logits(self, obs: Any, ids: list[int], features: Any = None) -> Any:
+        """The logits of ``ids`` alone for one observation; a scoring policy scores the rows of
+        ``features`` (the same actions' features, in the same order) instead."""
         p = self.params
+        if self.scoring:
+            return scores_of(p, hidden_of(p, obs), features)
         return hidden_of(p, obs) @ p["wp"][:, ids] + p["bp"][ids]
 
 
@@ -91,7 +116,8 @@ def load_policy(source: Any) -> Policy:
     try:
         data = (Path(source) if isinstance(source, str) else source).read_bytes()
         with np.load(io.BytesIO(data)) as saved:
-            params = {k: np.asarray(saved[k], dtype=np.float32) for k in LAYERS}
+            layers = SCORING_LAYERS if "wa" in saved.files else LAYERS
+            params = {k: np.asarray(saved[k], dtype=np.float32) for k in layers}
             meta = {k: str(saved[k]) for k in ("game", "preset", "players", "command")
                     if k in saved.files}
     except (OSError, KeyError, ValueError) as exc:
@@ -172,11 +198,13 @@ class LearnedBot:
                             if n.startswith(f"{self.game.name}-")})
             raise ValueError(f"{self.game.title} has no learned weights for {players} players "
                              f"(shipped for {', '.join(sizes)})")
-        if (policy.obs_size, policy.size) != (encoding.obs_size, encoding.size):
+        size = getattr(encoding, "feature_size", None) if policy.scoring else encoding.size
+        what = "features an action" if policy.scoring else "actions"
+        if (policy.obs_size, policy.size) != (encoding.obs_size, size):
             raise ValueError(f"the learned weights for {policy.family} {policy.preset} "
-                             f"({policy.obs_size} inputs, {policy.size} actions) do not fit "
+                             f"({policy.obs_size} inputs, {policy.size} {what}) do not fit "
                              f"{preset} at {players} players ({encoding.obs_size} inputs, "
-                             f"{encoding.size} actions)")
+                             f"{size} {what})")
         return policy, encoding
 
     def act(self, view: Any) -> Any | None:
@@ -191,5 +219,6 @@ class LearnedBot:
         ids = list(legal)
         if len(ids) == 1:
             return legal[ids[0]]
-        scores = policy.logits(encoding.observe(view), ids)
+        features = encoding.features_of(view, legal.values()) if policy.scoring else None
+        scores = policy.logits(encoding.observe(view), ids, features)
         return legal[ids[int(scores.argmax())]]

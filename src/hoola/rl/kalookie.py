@@ -17,8 +17,10 @@ Action ids, in this order (``docs/rl.md`` has the sizes):
 - the pass (letting a warning or the upcard swap go) last.
 
 Each legal action also comes as a feature vector (:meth:`KalookieEncoding.features`: its kind,
-the cards it lays from the hand, the meld it builds on), so a network can score every legal lay
-as DouZero's Q(s, a) does, whatever its id.
+the cards it lays from the hand, the meld it builds on, and what it leaves in the hand: the
+card it discards or takes beside the cards of its rank and suit, the points and loose cards
+left, what the view tells of that card: :data:`RELATIONS`), so a network can score every legal
+lay as DouZero's Q(s, a) does, whatever its id.
 
 >>> from hoola.core.registry import get_game
 >>> game = get_game("kalookie")
@@ -33,7 +35,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import cache
 from itertools import combinations, product
 from typing import Any
@@ -54,6 +56,7 @@ from hoola.games.kalookie.actions import (
     Warn,
 )
 from hoola.games.kalookie.cards import JOKER, NAMED
+from hoola.games.kalookie.expert_know import Knowledge
 from hoola.rl.encoding import Encoding, Floats, Layout
 
 __all__ = ["KalookieEncoding", "meld_keys"]
@@ -131,7 +134,7 @@ class KalookieEncoding(Encoding):
                             "/ 100 and needed / 100, melds laid, must open, must lay the card "
                             "taken, jokers to lay, may pass", 10)
         self.counts = lay.add("stock / pack size, reshuffles", 2)
-        self.feature_size = len(KINDS) + 53 + MELD_IDS
+        self.feature_size = len(KINDS) + 53 + MELD_IDS + len(RELATIONS)
 
     def _slot(self, meld_id: int | None) -> int:
         if meld_id is None or not 1 <= meld_id <= MELD_IDS:
@@ -159,17 +162,66 @@ class KalookieEncoding(Encoding):
 
     def features(self, view: Any) -> Floats:
         """Each legal action of ``view`` as a row: its kind (one-hot), the cards it takes from
-        the hand (counts, jokers last), the meld it builds on or releases from (one-hot)."""
-        rows = np.zeros((len(view.legal), self.feature_size), dtype=np.float32)
+        the hand (counts, jokers last), the meld it builds on or releases from (one-hot), then
+        :data:`RELATIONS`: what it leaves in the hand."""
+        return self.features_of(view, view.legal)
+
+    def features_of(self, view: Any, actions: Iterable[Any | None]) -> Floats:
+        """:meth:`features` of ``actions`` (legal in ``view``) in their order, the pass (None)
+        a row of zeros: the rows of ``legal_ids(view).values()`` are what a network scoring
+        actions is given."""
+        actions = list(actions)
+        rows = np.zeros((len(actions), self.feature_size), dtype=np.float32)
         base = len(KINDS)
-        for i, action in enumerate(view.legal):
+        related = base + 53 + MELD_IDS
+        hand = [0] * 53
+        for card in view.hand:
+            hand[min(card, JOKER)] += 1
+        top = view.discards[-1] if view.discards else None
+        know = Knowledge(view)
+        for i, action in enumerate(actions):
+            if action is None:
+                continue
             rows[i, KINDS.index(action.verb)] = 1.0
-            for token in _laid(action):
+            laid = _laid(action)
+            for token in laid:
                 rows[i, base + (JOKER if token >= JOKER else token)] += 1.0
             meld_id = getattr(action, "meld_id", None)
             if meld_id is not None and 1 <= meld_id <= MELD_IDS:
                 rows[i, base + 53 + meld_id - 1] = 1.0
+            moved = top if isinstance(action, Take) else laid[0] if isinstance(
+                action, Discard) else None
+            rows[i, related:] = self._relations(know, hand, laid, moved, isinstance(action, Take))
         return rows
+
+    def _relations(self, know: Knowledge, hand: list[int], laid: tuple[int, ...],
+                   moved: int | None, taken: bool) -> list[float]:
+        """:data:`RELATIONS` of an action taking ``laid`` from ``hand`` (counts), ``moved`` the
+        card it discards or takes (``taken``), ``know`` what the view tells of the cards."""
+        after = hand.copy()
+        for token in laid:
+            after[min(token, JOKER)] -= 1
+        if taken and moved is not None:
+            after[min(moved, JOKER)] += 1
+        rules = self.rules
+        points = sum(rules.card_value(c) * n for c, n in enumerate(after) if n)
+        loose = sum(n for c, n in enumerate(after[:JOKER]) if n and not _partners(after, c))
+        out = [0.0, 0.0, 0.0, 0.0, sum(after) / 15, points / 100, loose / 10, 0.0, 0.0, 0.0,
+               0.0, know.threat]
+        if moved is not None:
+            out[0] = rules.card_value(min(moved, JOKER)) / 10
+            if moved < JOKER:
+                if taken:  # beside the hand it joins
+                    after[moved] -= 1
+                rank, suit = moved % 13, moved // 13
+                out[1] = sum(after[s * 13 + rank] for s in range(4)) / 2
+                out[2] = sum(after[suit * 13 + r] for r in _beside(rank, 1)) / 2
+                out[3] = sum(after[suit * 13 + r] for r in _beside(rank, 2)) / 2
+                out[7] = know.potential(moved, after) / 4
+                out[8] = min(know.danger(moved), 20.0) / 10
+                out[9] = float(know.fits_table(moved))
+                out[10] = float(know.releases_joker(moved))
+        return out
 
     def fill(self, view: Any, out: Floats) -> None:
         """The view, laid out as :attr:`layout` says."""
@@ -215,6 +267,37 @@ class KalookieEncoding(Encoding):
                            float(view.can_pass))
         out[self.counts.start] = view.stock_size / self.rules.pack_size
         out[self.counts.start + 1] = float(view.reshuffles)
+
+
+RELATIONS = ("the card discarded or taken: its points / 10",
+             "cards of its rank left in the hand / 2",
+             "cards of its suit one rank away / 2", "cards of its suit two ranks away / 2",
+             "cards left in the hand / 15", "their points / 100",
+             "loose cards left (no card of the rank, none of the suit within two) / 10",
+             "live cards that would make a meld of it with the hand / 4",
+             "how much it helps the next seat (the expert's danger, at most 20) / 10",
+             "it could be built on the table", "it wins back a joker on the table",
+             "the threat that another seat goes out next turn")
+"""The last floats of an action's features: the card it discards or takes, the hand it leaves,
+and what the view tells of them as the expert reads it (:class:`Knowledge`: live cards, the
+cards the next seat took from the pile, who is near out)."""
+
+
+@cache
+def _beside(rank: int, distance: int) -> tuple[int, ...]:
+    """The ranks ``distance`` from ``rank`` in a suit, the ace low or high."""
+    places = (rank, 13) if rank == 0 else (rank,)
+    return tuple(sorted({q % 13 for p in places for q in (p - distance, p + distance)
+                         if 0 <= q <= 13 and q % 13 != rank}))
+
+
+def _partners(counts: list[int], card: int) -> bool:
+    """Whether ``card`` has a partner in ``counts``: another of its rank, or of its suit within
+    two ranks."""
+    rank, suit = card % 13, card // 13
+    if counts[card] > 1 or any(counts[s * 13 + rank] for s in range(4) if s != suit):
+        return True
+    return any(counts[suit * 13 + r] for d in (1, 2) for r in _beside(rank, d))
 
 
 def _laid(action: Any) -> tuple[int, ...]:

@@ -4,7 +4,11 @@ extra, imported only here).
 Two phases, both on :class:`~hoola.rl.episode.Episode` with the project's bots at the other
 seats, the network of :mod:`hoola.bots.learned` (two tanh layers, a logit an action id and a
 value), the logits computed for the legal ids alone (Hoola has 11,061 ids and a seat rarely
-more than a few dozen legal):
+more than a few dozen legal). Where the encoding describes each action by features
+(``features_of``: Kalookie, 32,552 ids, most of them lays), the network scores each legal
+action's features with the observation instead (DouZero's Q(s, a)), so that what is learned of
+one lay carries to the lays like it; its decisions with one legal action teach nothing and are
+not kept. Either way the logits go through a softmax over the legal actions:
 
 1. **Imitation** (``imitate`` games): the teacher (the game's expert) plays its seat against a
    mix of opponents; every teacher decision is a row (the observation, the legal ids, the id
@@ -37,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from hoola.bots.learned import LAYERS, LearnedBot, Policy
+from hoola.bots.learned import LAYERS, SCORING_LAYERS, LearnedBot, Policy
 from hoola.core.game import Game, Player
 from hoola.rl.episode import Episode
 from hoola.rl.families import resolve_game
@@ -83,12 +87,24 @@ class Config:
 @dataclass
 class Row:
     """One decision: the observation, the legal ids, the index of the one chosen among them,
-    and the target (the seat's result of the deal, scaled)."""
+    the target (the seat's result of the deal, scaled) and, for a scoring network, the legal
+    actions' features (kept in float16)."""
 
     obs: Any
     ids: list[int]
     chosen: int
     target: float = 0.0
+    features: Any = None
+
+
+def scores_actions(encoding: Any) -> bool:
+    """Whether ``encoding`` describes each action by features, for a network that scores
+    them."""
+    return hasattr(encoding, "features_of")
+
+
+def _features(encoding: Any, view: Any, legal: dict[int, Any]) -> Any:
+    return encoding.features_of(view, legal.values()).astype(np.float16)
 
 
 # -- playing ---------------------------------------------------------------------------------
@@ -106,18 +122,21 @@ class Sampler:
     def act(self, view: Any) -> Any:
         legal = self.encoding.legal_ids(view)
         ids = list(legal)
+        if len(ids) == 1 and self.policy.scoring:
+            return legal[ids[0]]  # nothing to learn
         obs = self.encoding.observe(view)
+        features = _features(self.encoding, view, legal) if self.policy.scoring else None
         if len(ids) == 1:
             choice = 0
         else:
-            logits = self.policy.logits(obs, ids)
+            logits = self.policy.logits(obs, ids, features)
             if self.greedy:
                 choice = int(logits.argmax())
             else:
                 p = np.exp(logits - logits.max())
                 choice = int(self.rng.choice(len(ids), p=p / p.sum()))
         if not self.greedy:
-            self.rows.append(Row(obs, ids, choice))
+            self.rows.append(Row(obs, ids, choice, features=features))
         return legal[ids[choice]]
 
 
@@ -126,14 +145,19 @@ class Recorder:
 
     def __init__(self, bot: Player, encoding: Any) -> None:
         self.bot, self.encoding = bot, encoding
+        self.scoring = scores_actions(encoding)
         self.rows: list[Row] = []
 
     def act(self, view: Any) -> Any:
         action = self.bot.act(view)
         legal = self.encoding.legal_ids(view)
         ids = list(legal)
+        if self.scoring and len(ids) == 1:
+            return action
         chosen = self.encoding.pass_id if action is None else self.encoding.action_id(view, action)
-        self.rows.append(Row(self.encoding.observe(view), ids, ids.index(chosen)))
+        features = _features(self.encoding, view, legal) if self.scoring else None
+        self.rows.append(Row(self.encoding.observe(view), ids, ids.index(chosen),
+                             features=features))
         return action
 
 
@@ -155,10 +179,11 @@ def _bot(kind: str, game: Game, seed: int) -> Player:
 
 
 def collect(episode: Episode, teacher: str, opponents: list[str], games: int, seed: int,
-            scale: float | None = None) -> tuple[list[list[Row]], float]:
+            scale: float | None = None, progress: Callable[[int], None] | None = None
+            ) -> tuple[list[list[Row]], float]:
     """The teacher's decisions in ``games`` games at a seat that goes round the table, the
     other seats drawn from ``opponents``: the rows of each game, and the scale of the results
-    (their mean absolute value, unless given)."""
+    (their mean absolute value, unless given); ``progress(games played)`` is told of each."""
     rng = np.random.default_rng(seed)
     game, n = episode.game, episode.players
     per_game: list[list[Row]] = []
@@ -174,6 +199,8 @@ def collect(episode: Episode, teacher: str, opponents: list[str], games: int, se
             row.target = totals[me]
         results.append(totals[me])
         per_game.append(recorder.rows)
+        if progress is not None:
+            progress(g + 1)
     scale = scale or max(1.0, float(np.mean(np.abs(results))))
     for rows in per_game:
         for row in rows:
@@ -219,11 +246,31 @@ def _jax() -> tuple[Any, Any, Any]:
     return jax, jnp, optax
 
 
-def init_params(seed: int, inputs: int, actions: int, hidden: int) -> dict[str, Any]:
+def init_params(seed: int, inputs: int, actions: int, hidden: int,
+                features: int | None = None) -> dict[str, Any]:
     """The network's first weights: tanh layers scaled to their inputs; the policy head at zero
     (every legal id alike, and an id never legal in training stays exactly zero, so the saved
-    file compresses)."""
+    file compresses). With ``features`` (floats an action), the network scoring actions: its
+    joint layer scaled to its two inputs, its score at zero (every legal action alike)."""
     rng = np.random.default_rng(seed)
+    if features is not None:
+        return {
+            "w1": (rng.standard_normal((inputs, hidden)) / np.sqrt(inputs)).astype(np.float32),
+            "b1": np.zeros(hidden, np.float32),
+            "w2": (rng.standard_normal((hidden, hidden)) / np.sqrt(hidden)).astype(np.float32),
+            "b2": np.zeros(hidden, np.float32),
+            "ws": (rng.standard_normal((hidden, hidden)) / np.sqrt(2 * hidden)
+                   ).astype(np.float32),
+            "wa": (rng.standard_normal((features, hidden)) / np.sqrt(2 * 4)
+                   ).astype(np.float32),  # a row holds a few ones
+            "ba": np.zeros(hidden, np.float32),
+            "wq": np.zeros((hidden, 1), np.float32),
+            "bq": np.zeros(1, np.float32),
+            "wf": np.zeros((hidden, features), np.float32),
+            "bf": np.zeros(features, np.float32),
+            "wv": np.zeros((hidden, 1), np.float32),
+            "bv": np.zeros(1, np.float32),
+        }
     return {
         "w1": (rng.standard_normal((inputs, hidden)) / np.sqrt(inputs)).astype(np.float32),
         "b1": np.zeros(hidden, np.float32),
@@ -239,10 +286,15 @@ def init_params(seed: int, inputs: int, actions: int, hidden: int) -> dict[str, 
 def _batch(rows: list[Row], advantage_of: Callable[[Row], float] | None = None
            ) -> tuple[Any, ...]:
     """Rows as padded arrays: a power-of-two count of rows and of legal ids (few shapes for
-    JAX to compile); padding rows weigh 0, padding ids are masked."""
+    JAX to compile); padding rows weigh 0, padding ids are masked. For a scoring network the
+    legal actions' features (rows, legal, features) stand where the ids would."""
     size = 1 << max(len(rows) - 1, 1).bit_length()
     width = 1 << max(max(len(r.ids) for r in rows) - 1, 1).bit_length()
     obs = np.zeros((size, len(rows[0].obs)), np.float32)
+    if rows[0].features is not None:
+        features = np.zeros((size, width, rows[0].features.shape[1]), np.float32)
+        for i, r in enumerate(rows):
+            features[i, :len(r.ids)] = r.features
     ids = np.zeros((size, width), np.int32)
     mask = np.zeros((size, width), bool)
     mask[:, 0] = True
@@ -254,11 +306,14 @@ def _batch(rows: list[Row], advantage_of: Callable[[Row], float] | None = None
         ids[i, :len(r.ids)] = r.ids
         mask[i, :len(r.ids)] = True
         chosen[i], target[i], weight[i] = r.chosen, r.target, 1.0
+    if rows[0].features is not None:
+        return obs, features, mask, chosen, target, weight
     return obs, ids, mask, chosen, target, weight
 
 
 class Learner:
-    """The network, its optimizer and the two losses, in JAX."""
+    """The network (a logit an id, or a score of each action's features: ``params`` says
+    which), its optimizer and the two losses, in JAX."""
 
     def __init__(self, params: dict[str, Any], lr: float, entropy: float) -> None:
         jax, jnp, optax = _jax()
@@ -266,12 +321,18 @@ class Learner:
         self.params = {k: jnp.asarray(v) for k, v in params.items()}
         self.entropy = entropy
         self.set_lr(lr)
+        scoring = "wa" in params
 
         def heads(p: Any, obs: Any, ids: Any) -> tuple[Any, Any]:
             h = jnp.tanh(obs @ p["w1"] + p["b1"])
             h = jnp.tanh(h @ p["w2"] + p["b2"])
-            columns = p["wp"].T[ids]  # (rows, legal, hidden)
-            logits = jnp.einsum("bh,blh->bl", h, columns) + p["bp"][ids]
+            if scoring:  # ids: the legal actions' features (rows, legal, features)
+                joint = jnp.tanh((h @ p["ws"])[:, None, :] + ids @ p["wa"] + p["ba"])
+                logits = ((joint @ p["wq"])[..., 0] + p["bq"][0]
+                          + jnp.einsum("blf,bf->bl", ids, h @ p["wf"] + p["bf"]))
+            else:
+                columns = p["wp"].T[ids]  # (rows, legal, hidden)
+                logits = jnp.einsum("bh,blh->bl", h, columns) + p["bp"][ids]
             return logits, (h @ p["wv"] + p["bv"])[..., 0]
 
         def log_probs(p: Any, obs: Any, ids: Any, mask: Any) -> tuple[Any, Any]:
@@ -351,9 +412,13 @@ class Learner:
         self.opt_state = self.jax.tree_util.tree_unflatten(tree, [jnp.asarray(x) for x in leaves])
 
 
+def _layers(params: dict[str, Any]) -> tuple[str, ...]:
+    return SCORING_LAYERS if "wa" in params else LAYERS
+
+
 def save_policy(path: Path, params: dict[str, Any], episode: Episode, config: Config) -> None:
     """The weights (the layers in float16: plenty for choosing an action) and what they are."""
-    arrays: dict[str, Any] = {k: np.asarray(params[k], np.float16) for k in LAYERS}
+    arrays: dict[str, Any] = {k: np.asarray(params[k], np.float16) for k in _layers(params)}
     np.savez_compressed(path, game=np.array(episode.game.name),
                         preset=np.array(getattr(episode.rules, "preset_name", "") or ""),
                         players=np.array(str(episode.players)), command=np.array(config.command()),
@@ -361,8 +426,8 @@ def save_policy(path: Path, params: dict[str, Any], episode: Episode, config: Co
 
 
 def _policy(params: dict[str, Any], episode: Episode) -> Policy:
-    return Policy({k: np.asarray(params[k], np.float32) for k in LAYERS}, episode.game.name,
-                  None, episode.players)
+    return Policy({k: np.asarray(params[k], np.float32) for k in _layers(params)},
+                  episode.game.name, None, episode.players)
 
 
 def plot_curve(curve: list[dict[str, Any]], path: Path, title: str, players: int = 2) -> None:
@@ -413,7 +478,8 @@ def train(config: Config, progress: Callable[[str, int, int, str], None] | None 
     kinds = kinds_of(game)
     pool = [k for k in config.opponents.split(",") if k == "self" or k in kinds]
     bots = [k for k in pool if k != "self"] or ["random"]
-    learner = Learner(init_params(config.seed, enc.obs_size, enc.size, config.hidden),
+    features = getattr(enc, "feature_size", None) if scores_actions(enc) else None
+    learner = Learner(init_params(config.seed, enc.obs_size, enc.size, config.hidden, features),
                       config.lr, config.entropy)
     curve: list[dict[str, Any]] = []
     started = time.time()
@@ -455,21 +521,27 @@ def train(config: Config, progress: Callable[[str, int, int, str], None] | None 
         tell("evaluating", 0, 1, "the untrained policy")
         point("start", 0)
         if config.imitate:
-            tell("playing", 0, config.imitate, f"the {config.teacher}'s games")
-            games, scale = collect(episode, config.teacher, bots, config.imitate, config.seed)
+            note = f"the {config.teacher}'s games"
+            tell("playing", 0, config.imitate, note)
+            games, scale = collect(episode, config.teacher, bots, config.imitate, config.seed,
+                                   progress=lambda g: tell("playing", g, config.imitate, note))
             held = max(1, len(games) // 10)
             test = [r for rows in games[:held] for r in rows]
             train_rows = [r for rows in games[held:] for r in rows]
             seen += config.imitate
             rng = np.random.default_rng(config.seed)
-            steps = config.epochs * math.ceil(len(train_rows) / 256)
-            done = 0
-            for _ in range(config.epochs):
-                order = rng.permutation(len(train_rows))
-                for start in range(0, len(train_rows), 256):
-                    learner.imitate([train_rows[i] for i in order[start:start + 256]])
-                    done += 1
-                    tell("imitating", done, steps, "")
+
+            def passes(rows: list[Row], epochs: int, phase: str) -> None:
+                steps = epochs * math.ceil(len(rows) / 256)
+                done = 0
+                for _ in range(epochs):
+                    order = rng.permutation(len(rows))
+                    for start in range(0, len(rows), 256):
+                        learner.imitate([rows[i] for i in order[start:start + 256]])
+                        done += 1
+                        tell(phase, done, steps, "")
+
+            passes(train_rows, config.epochs, "imitating")
             agreement = learner.agreement(test)
             result = point("imitation", 0)
             result["agreement"] = agreement

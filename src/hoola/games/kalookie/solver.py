@@ -314,8 +314,9 @@ class _Openings:
     def lay(self, tokens: tuple[int, ...]) -> tuple[int, int, int] | None:
         """:func:`lay_of`."""
         lays = self.lays
-        if tokens in lays:
-            return lays[tokens]
+        known = lays.get(tokens)  # (one look-up, a tuple's hash, for a meld met before)
+        if known is not None or tokens in lays:
+            return known
         try:
             meld = new_meld(tokens, self.rules, owner=0, meld_id=1)
         except IllegalActionError:
@@ -346,9 +347,11 @@ class _Openings:
         total = jk * self.joker_max
         # Unrolled by suit: this runs for every hand a listing or a check looks at.
         c0, c1, c2, c3 = code & _SUIT, (code >> 104) & _SUIT, (code >> 208) & _SUIT, code >> 312
-        value = self._value
+        # (Methods and dict look-ups called through self, not bound to locals: compiled by mypyc,
+        # a bound method is called as a Python object.)
         if jk >= 2:
-            return total + value(c0) + value(c1) + value(c2) + value(c3), code
+            return total + self._value(c0) + self._value(c1) + self._value(c2) \
+                + self._value(c3), code
         suits = self.suits[jk]
         a, own_a = suits.get(c0) or self._suit_info(c0, jk)
         b, own_b = suits.get(c1) or self._suit_info(c1, jk)
@@ -358,26 +361,26 @@ class _Openings:
             sets = a & b | a & c | a & d | b & c | b & d | c & d
         else:
             sets = a & b & c | a & b & d | a & c & d | b & c & d
-        known = self.values_of.get  # (then :meth:`_value`, which remembers it)
+        known = self.values_of  # (then :meth:`_value`, which remembers it)
         fitting = 0
         fits = a & (sets | own_a)
         if fits:
             fitting = c0 if fits == a else c0 & _BYTES[fits]
-            total += known(fitting) or value(fitting)
+            total += known.get(fitting) or self._value(fitting)
         fits = b & (sets | own_b)
         if fits:
             part = c1 if fits == b else c1 & _BYTES[fits]
-            total += known(part) or value(part)
+            total += known.get(part) or self._value(part)
             fitting |= part << 104
         fits = c & (sets | own_c)
         if fits:
             part = c2 if fits == c else c2 & _BYTES[fits]
-            total += known(part) or value(part)
+            total += known.get(part) or self._value(part)
             fitting |= part << 208
         fits = d & (sets | own_d)
         if fits:
             part = c3 if fits == d else c3 & _BYTES[fits]
-            total += known(part) or value(part)
+            total += known.get(part) or self._value(part)
             fitting |= part << 312
         return total, fitting
 
@@ -405,8 +408,8 @@ class _Openings:
         ranks = 0
         places = 0
         same = 0
-        for rank in range(13):
-            n = (chunk >> (8 * rank)) & 0xFF
+        # (The suit's 13 bytes read once: a shift of the 104-bit code makes a new number.)
+        for rank, n in enumerate(chunk.to_bytes(13, "little")):
             if n:
                 ranks |= 1 << rank
                 places |= place[rank]
@@ -428,8 +431,8 @@ class _Openings:
         got = self.values_of.get(chunk)
         if got is None:
             got = 0
-            for rank in range(13):
-                got += ((chunk >> (8 * rank)) & 0xFF) * self.card_max[rank]
+            for rank, n in enumerate(chunk.to_bytes(13, "little")):
+                got += n * self.card_max[rank]
             if len(self.values_of) >= _MEMO_LIMIT:
                 self.values_of.clear()
             self.values_of[chunk] = got
@@ -449,19 +452,18 @@ class _Openings:
         if jk > 2 or size < 6 - 2 * jk:
             return self.best(code, jk, r)
         groups = self._groups(code, jk + 1)
-        best = self.best
         if len(groups) == 1:
-            return best(code, jk, r)
+            return self.best(code, jk, r)
         if not r:
             if not jk:
-                return sum(best(group, 0, 0) for group in groups)
+                return sum([self.best(group, 0, 0) for group in groups])
             if jk == 1:
                 total = 0
                 gain = 0
                 for group in groups:
-                    plain = best(group, 0, 0)
+                    plain = self.best(group, 0, 0)
                     total += plain
-                    gain = max(gain, best(group, 1, 0) - plain)
+                    gain = max(gain, self.best(group, 1, 0) - plain)
                 return total + gain
         # The most with j jokers given out and q cards to keep asked of the groups so far, at
         # j * (r + 1) + q (-1: not possible); every joker is given to some group, and a group
@@ -470,7 +472,7 @@ class _Openings:
         most = [-1] * ((jk + 1) * width)
         most[0] = 0
         for group in groups:
-            values = [best(group, a, t) for a in range(jk + 1) for t in range(width)]
+            values = [self.best(group, a, t) for a in range(jk + 1) for t in range(width)]
             grown = [-1] * len(most)
             for at, so_far in enumerate(most):
                 if so_far < 0:
@@ -551,8 +553,7 @@ class _Openings:
         """The lowest card is kept, or laid in a set or a run, as the search lays it."""
         card = ((code & -code).bit_length() - 1) >> 3
         bit = 1 << (8 * card)
-        best = self.best
-        out = best(code - bit, jk, r - 1 if r else 0)
+        out = self.best(code - bit, jk, r - 1 if r else 0)
         rank = card % 13
         suit = card // 13
         worth = self.worth[card]
@@ -565,17 +566,17 @@ class _Openings:
                     left -= 1 << (8 * c)
                     size += 1
             for j in range(max(0, 3 - size), min(jk, 4 - size) + 1):
-                got = best(left, jk - j, r)
+                got = self.best(left, jk - j, r)
                 if got >= 0 and got + (size + j) * worth > out:
                     out = got + (size + j) * worth
         if self.identical:
             have = (code >> (8 * card)) & 0xFF
             if have >= 3:
-                got = best(code - 3 * bit, jk, r)
+                got = self.best(code - 3 * bit, jk, r)
                 if got >= 0 and got + 3 * worth > out:
                     out = got + 3 * worth
             if have >= 2 and jk:
-                got = best(code - 2 * bit, jk - 1, r)
+                got = self.best(code - 2 * bit, jk - 1, r)
                 if got >= 0 and got + 3 * worth > out:
                     out = got + 3 * worth
         cards = self.at[suit]
@@ -600,7 +601,7 @@ class _Openings:
                 hi = p
                 while True:
                     if hi - lo >= 2:
-                        got = best(code - bit - above, jk - gaps, r)
+                        got = self.best(code - bit - above, jk - gaps, r)
                         if got >= 0 and got + value > out:
                             out = got + value
                     hi += 1

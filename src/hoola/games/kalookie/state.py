@@ -110,10 +110,16 @@ _TAKEN: Final = 2 * JOKER + 4
 _SEAT_ACTIONS: Final[list[list[Action]]] = []
 
 
+# Whether this module is compiled (mypyc): compiled, a loop over a hand's 53 counts is quicker
+# than `compress`, which goes through Python's iterators card by card; in Python, `compress` is.
+_COMPILED: Final = not __file__.endswith(".py")
+
 # Kinds of actions, as tuples (isinstance is quicker with a tuple than with a union).
 _LAYS: Final = (NewMeld, Add, Swap)
 _BEGINS: Final = (Draw, Take)
 _DECISIONS: Final = (BuyIn, Retire)
+_FIRST: Final = (Warn, SwapUpcard)  # the decisions that come before the turn's
+# (A union such as ``Draw | Take`` is made anew each time it is evaluated.)
 # The one seat that may act, as a set, by seat: most moments have one actor.
 _ALONE: Final = tuple(frozenset((q,)) for q in range(16))
 # A turn begun by a draw, or by a take that binds to nothing, by whether the player has opened.
@@ -619,7 +625,12 @@ class DealState(Verbs):
                 and (self.opened[p] or not (turn.laid_any or turn.must_open)) \
                 and self.standing.active[p]:
             # Nothing owed, no call-up, no reshuffle: what the check would find, without a plan.
-            acts.extend(compress(pool, hand))
+            if _COMPILED:
+                for c in range(JOKER + 1):
+                    if hand[c]:
+                        acts.append(pool[c])
+            else:
+                acts.extend(compress(pool, hand))
             return
         discards = [pool[c] for c in range(JOKER + 1) if hand[c]]
         if not discards:
@@ -649,7 +660,7 @@ class DealState(Verbs):
     def resolve(self, decisions: Sequence[Action]) -> Action | None:
         """Which decision stands: a warning or the dealer's upcard swap comes before the turn."""
         for a in decisions:
-            if isinstance(a, Warn | SwapUpcard):
+            if isinstance(a, _FIRST):
                 return a
         for a in decisions:
             if getattr(a, "player", None) == self.current:
@@ -704,7 +715,8 @@ class DealState(Verbs):
         self._plans.clear()
         record = self._do(a, plan)
         self.history.append(record)
-        self._public.append(_seat_actions(record.player)[_DRAW] if isinstance(record, Draw)
+        # (A draw's record is always the seat's own, made once: its type is Draw itself.)
+        self._public.append(_seat_actions(record.player)[_DRAW] if type(record) is Draw
                             else record)
         return record
 
@@ -1134,9 +1146,15 @@ class DealState(Verbs):
             self.turn = turn
             if opened and not self.opened[p]:
                 self.opened = put(self.opened, p, True)
+            # The record names the meld by its number: an action listed does already (as
+            # it is, it is not made again).
             if isinstance(a, Add):
+                if type(a) is Add and a.meld_id == meld.id and a.on is None:
+                    return a
                 return Add(p, a.card, meld_id=meld.id)
             if isinstance(a, Swap):
+                if type(a) is Swap and a.meld_id == meld.id and a.on is None:
+                    return a
                 return Swap(p, a.cards, meld_id=meld.id)
             return a
         if isinstance(a, Warn):
@@ -1296,7 +1314,7 @@ class DealState(Verbs):
 
     def turns_begun(self) -> int:
         """The turns begun so far in this hand: its draws and takes."""
-        return sum(1 for a in self.history if isinstance(a, Draw | Take))
+        return sum([1 for a in self.history if isinstance(a, _BEGINS)])
 
     def outcome(self) -> Outcome:
         """How the hand ended, for statistics: the end (``call-up``, ``kalookie``, ``void``), the

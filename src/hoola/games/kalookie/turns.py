@@ -9,11 +9,11 @@ them to lay the card) and 9 (a card must stay for the discard).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from hoola.games.kalookie.melds import Meld
 from hoola.games.kalookie.rules import Rules
-from hoola.games.kalookie.solver import Goal, Slot
+from hoola.games.kalookie.solver import UNLIMITED, Goal, Slot
 
 __all__ = ["Turn", "slots_for"]
 
@@ -74,11 +74,28 @@ def slots_for(melds: Sequence[Meld], turn: Turn, rules: Rules) -> list[Slot]:
     out: list[Slot] = []
     for meld in melds:
         if meld.kind != "run" or meld.id in turn.laid or rules.run_build_limit == "none":
-            out.append(Slot(meld))
+            out.append(_slot(meld, UNLIMITED, UNLIMITED, UNLIMITED))
             continue
         low, high = turn.built(meld.id)
         if rules.run_build_limit == "two-per-end":
-            out.append(Slot(meld, low_cap=2 - low, high_cap=2 - high))
+            out.append(_slot(meld, 2 - low, 2 - high, UNLIMITED))
         else:
-            out.append(Slot(meld, total_cap=2 - low - high))
+            out.append(_slot(meld, UNLIMITED, UNLIMITED, 2 - low - high))
     return out
+
+
+# The slots made, by the meld's id() and the caps (the slot holds the meld, so the id is not
+# reused while it is here): a table changes a meld at a time, and the checks of one listing
+# ask for the same slots again and again (a frozen value is slow to make, compiled or not).
+_SLOTS: Final[dict[tuple[int, int, int, int], Slot]] = {}
+
+
+def _slot(meld: Meld, low_cap: int, high_cap: int, total_cap: int) -> Slot:
+    key = (id(meld), low_cap, high_cap, total_cap)
+    got = _SLOTS.get(key)
+    if got is not None and got.meld is meld:
+        return got
+    if len(_SLOTS) >= 4096:  # bounded: the melds of hands long over
+        _SLOTS.clear()
+    slot = _SLOTS[key] = Slot(meld, low_cap, high_cap, total_cap)
+    return slot

@@ -33,6 +33,7 @@ import sqlalchemy as sa
 import websockets
 from fastapi.testclient import TestClient
 
+from hoola.core.game import Outcome
 from hoola.core.registry import get_game
 from hoola.server import ratings
 from hoola.server import store as st
@@ -465,7 +466,9 @@ def test_an_unrated_table_keeps_invite_and_name_play_and_the_history_of_accounts
 # -- the places of a match ------------------------------------------------------------------------
 
 def fake_match(totals: list[int], outs: list[list[int]] | None = None) -> Any:
-    deals = [SimpleNamespace(out=o) for o in (outs or [[]])]
+    deals = [SimpleNamespace(is_over=True,
+                             outcome=lambda o=o: Outcome("call-up", (), tags={"out": tuple(o)}))
+             for o in (outs or [[]])]
     return SimpleNamespace(names=tuple("ABCDEF"[:len(totals)]), deals=deals,
                            totals=lambda: [Fraction(t) for t in totals])
 

@@ -187,7 +187,7 @@ class LearnedBot:
         return found
 
     def _fit(self, rules: Any, players: int) -> tuple[Policy, Any]:
-        from hoola.rl import encoding_for
+        from hoola.rl.families import encoding_for
 
         assert self.game is not None
         preset = getattr(rules, "preset_name", None)

@@ -82,9 +82,11 @@ def places(game: Game, rules: Any, match: Match, left: Sequence[int] = ()) -> li
     n = len(match.names)
     totals = [Fraction(t) for t in match.totals()]
     out_at: dict[int, int] = {}
-    if game.name == "kalookie":  # the pool's order: who went out when, the winner never
-        for k, deal in enumerate(match.deals):
-            for q in getattr(deal, "out", ()) or ():
+    # A game that puts players out (Kalookie's pool) tags who went out of each deal: the sooner
+    # out, the lower the place; the winner never goes out.
+    for k, deal in enumerate(match.deals):
+        if deal.is_over:
+            for q in deal.outcome().tags.get("out", ()):
                 out_at.setdefault(q, k)
     never = len(match.deals) + 1
     keys = [(-1 if q in left else 0, out_at.get(q, never), totals[q]) for q in range(n)]

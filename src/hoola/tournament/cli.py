@@ -16,8 +16,9 @@ from typing import Any
 import click
 
 from hoola.core.errors import HoolaError
+from hoola.core.game import Game
 from hoola.core.records import format_number
-from hoola.core.registry import game_and_preset
+from hoola.core.registry import game_and_preset, resolve
 from hoola.tournament.config import BLACKPOOL_ENTRANTS
 from hoola.tournament.events import (
     Enter,
@@ -35,8 +36,9 @@ from hoola.tournament.state import Tournament
 __all__ = ["ratings_of", "run_tournament", "standings_rows"]
 
 
-def _default_bots(game_name: str) -> str:
-    return "expert,greedy" if game_name == "hoola" else "expert,random"
+def _default_bots(game: Game) -> str:
+    """The expert against the game's next bot down: its greedy one where it has one."""
+    return "expert,greedy" if "greedy" in game.bots() else "expert,random"
 
 
 def ratings_of(t: Tournament) -> dict[str, Any] | None:
@@ -115,8 +117,8 @@ def run_tournament(*, format: str, game_name: str | None, preset: str | None,
                    bye: str | None = None, advance: int | None = None,
                    deals: int | None = None, tables: int | None = None) -> None:
     """Run ``hoola tournament``: check, play with progress, print the standings, write."""
-    if game_name is None:
-        game_name = "kalookie" if format == "blackpool" else "hoola"
+    if game_name is None and format == "blackpool":
+        game_name = resolve("blackpool")[0].name  # the game whose preset gives the format its name
     try:
         game, preset = game_and_preset(game_name, preset)
     except HoolaError as exc:
@@ -127,7 +129,7 @@ def run_tournament(*, format: str, game_name: str | None, preset: str | None,
         raise click.BadParameter(f"a Blackpool tournament has {BLACKPOOL_ENTRANTS[0]} to "
                                  f"{BLACKPOOL_ENTRANTS[1]} entrants, not {entrants}",
                                  param_hint="--entrants")
-    kinds = [b.strip() for b in (bots or _default_bots(game.name)).split(",") if b.strip()]
+    kinds = [b.strip() for b in (bots or _default_bots(game)).split(",") if b.strip()]
     if not kinds:
         raise click.BadParameter("name at least one bot", param_hint="--bots")
     settings = _settings(format, rounds=rounds, table_size=table_size, points=points, bye=bye,

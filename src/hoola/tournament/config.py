@@ -114,7 +114,7 @@ def table_rules(game: Game, preset: str | None, options: Mapping[str, Any], form
     """The rules every table plays: the preset with its options; at a Blackpool table nobody
     buys in (``buy_ins = 0``: a player over the target leaves the table, ruling 16)."""
     if format == "blackpool":
-        if game.name != "kalookie":
+        if not any(p.name == "blackpool" for p in game.presets()):
             raise _bad(f"the Blackpool tournament is played at Kalookie, not {game.name}")
         rules = game.rules(preset or "blackpool", {**options, "buy_ins": 0})
         if rules.scoring != "pool":

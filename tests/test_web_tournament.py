@@ -34,6 +34,11 @@ def test_a_tournament_made_in_the_lobby_is_watched_to_its_end(server: tuple[str,
             await page.goto(base + "/")
             await page.click("#tn-make summary")
             await page.fill("#tn-name", "Cup")
+            # Blackpool's format offers only the game that has Blackpool's rules.
+            await page.select_option("#tn-format", "blackpool")
+            options = await page.eval_on_selector_all("#tn-game option",
+                                                      "os => os.map(o => o.value)")
+            assert options == ["kalookie"], options
             await page.select_option("#tn-format", "swiss")
             await page.select_option("#tn-game", "hoola")
             await page.fill("#tn-entrants", "4")

@@ -41,8 +41,8 @@ function render() {
   if (!book) return;
   const preset = book.presets.find((p) => p.name === book.preset);
   const key = `rules.game.${book.game}`;
-  // Each capture game is known by its own name, the preset's.
-  $("r-title").textContent = book.game === "capture" && preset ? presetTitle(preset)
+  // A preset that is a game of its own (each capture game) is known by its own name.
+  $("r-title").textContent = preset && preset.is_game ? presetTitle(preset)
     : (t(key) === key ? book.title : t(key));
   document.title = `Hoola · ${$("r-title").textContent}`;
   const picker = $("r-preset");

@@ -835,7 +835,7 @@ function announceClaim(msg) {
 }
 
 function drawAnnouncement(msg) {
-  const key = S.game === "hoola" ? "claim.called" : "claim.claimed";
+  const key = S.touch.claimWords || "claim.claimed";  // Hoola's players say "Thank you!"
   const words = msg.action.split(" ").slice(1).join(" ");
   const banner = $("announce");
   banner.replaceChildren(richText("span", "", t(key, { name: msg.name, action: words })));

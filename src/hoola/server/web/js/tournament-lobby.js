@@ -23,7 +23,8 @@ function fillGames() {
   const chosen = game.value;
   game.replaceChildren();
   for (const g of games) {
-    if (format === "blackpool" && g.name !== "kalookie") continue;
+    // Blackpool's tournament is played at the game that has Blackpool's rules.
+    if (format === "blackpool" && !g.presets.some((p) => p.name === "blackpool")) continue;
     const o = make("option", "", g.title);
     o.value = g.name;
     game.appendChild(o);

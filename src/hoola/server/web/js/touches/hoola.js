@@ -86,6 +86,7 @@ function claiming(ctx) {
 }
 
 export default {
+  claimWords: "claim.called",  // a claim is announced as the player's "Thank you!" (땡큐)
   core: ["draw", "take", "meld", "add", "discard", "knock"],
   verbs: ["draw", "take", "meld", "add", "discard", "knock", "blast", "sevens", "play", "drop"],
   keys: { d: "draw", t: "take", m: "meld", a: "add", x: "discard", k: "knock", b: "blast" },

@@ -241,6 +241,7 @@ class SnapGame:
     min_players = 2
     max_players = 4
     default_preset = "plain"
+    ends_by_itself = True
 
     def presets(self) -> Sequence[PresetInfo]:
         return [PresetInfo("plain", "the tests")]

@@ -654,6 +654,7 @@ class RaceGame:
     """Race as a registry holds it; its records are the deals' starts and actions."""
 
     name, title, min_players, max_players, default_preset = "race", "Race", 2, 4, "standard"
+    ends_by_itself = True
 
     def presets(self) -> Sequence[PresetInfo]:
         return [PresetInfo("standard", "these tests"), PresetInfo("short", "these tests")]

@@ -301,6 +301,9 @@ class Game(Protocol):
     min_players: int
     max_players: int
     default_preset: str
+    ends_by_itself: bool
+    """Whether a match reaches an end of its own (a pool won, a target reached); a game without
+    one (Hoola) plays as many deals as its players agree."""
 
     def presets(self) -> Sequence[PresetInfo]:
         """The named presets, the default first."""

@@ -71,7 +71,7 @@ class Settings:
     tables: int = 8
 
     @classmethod
-    def make(cls, format: str, game: str = "hoola", **given: Any) -> Settings:
+    def make(cls, format: str, game: str | None = None, **given: Any) -> Settings:
         """Settings of ``format`` from those ``given`` (a record's ``[settings]``), the rest by
         default; a TournamentError names an unknown key or a bad value."""
         if format not in FORMATS:
@@ -92,7 +92,10 @@ class Settings:
             points = tuple(read_amount(p, "a place's points") for p in points_given)
         bye = read_amount(given["bye"], "setting bye") if "bye" in given else \
             sum(points, Fraction(0)) / len(points)
-        deals_default = 1000 if format == "blackpool" else 4 if game == "hoola" else 200
+        # A table plays to its game's own end, within a bound; a game with no end of its own
+        # (Hoola) plays a short match.
+        deals_default = 1000 if format == "blackpool" else \
+            200 if get_game(game).ends_by_itself else 4
         return cls(
             format=format, table_size=size,
             rounds=_whole("rounds", given.get("rounds", 3), 1, 100),

@@ -40,6 +40,7 @@ class CaptureGame:
     min_players = 2
     max_players = 6
     default_preset = "hola"
+    ends_by_itself = True  # a side reaches the target
 
     def presets(self) -> Sequence[PresetInfo]:
         """The six presets, ``hola`` first: each a game of its own, known by its title."""

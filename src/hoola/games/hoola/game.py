@@ -30,6 +30,7 @@ class HoolaGame:
     min_players = 2
     max_players = 7
     default_preset = "pagat"
+    ends_by_itself = False  # a match lasts as many deals as the players agree
 
     def presets(self) -> Sequence[PresetInfo]:
         """Every preset with its source and what it changes from pagat."""

@@ -80,6 +80,7 @@ class KalookieGame:
     min_players = 2
     max_players = 6  # North American rules deal 11 cards to six; British and others 2 to 5
     default_preset = "british"
+    ends_by_itself = True  # the pool won, or a target reached
 
     def presets(self) -> Sequence[PresetInfo]:
         """The named presets, ``british`` first."""

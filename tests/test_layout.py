@@ -119,6 +119,27 @@ def test_a_game_package_never_names_a_front_end_in_its_source() -> None:
     assert hits == []
 
 
+def named_games(src: Path, layers: tuple[str, ...], names: set[str]) -> list[str]:
+    """Comparisons in ``layers`` with a game's name (``game == "kalookie"``): a front end asks
+    the game (its presets, bots, outcome, touch) rather than branching on which game it is."""
+    hits = []
+    for name, (path, _package) in _modules(src).items():
+        if not name.startswith(layers):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Compare):
+                sides = [node.left, *node.comparators]
+                if any(isinstance(x, ast.Constant) and x.value in names for x in sides):
+                    hits.append(f"{name}:{node.lineno}")
+    return hits
+
+
+def test_no_front_end_branches_on_a_games_name() -> None:
+    from hoola.core.registry import game_names
+
+    assert named_games(SRC, FRONT_ENDS, set(game_names())) == []
+
+
 @pytest.fixture
 def planted(tmp_path: Path) -> Path:
     """A small tree with one circle (a -> b -> a, inside a function) and one upward arrow."""
@@ -130,7 +151,8 @@ def planted(tmp_path: Path) -> Path:
     (pkg / "core" / "a.py").write_text("from hoola.core import b\n")
     (pkg / "core" / "b.py").write_text("def f():\n    from . import a\n")
     (pkg / "games" / "g.py").write_text("if False:\n    import hoola.server.room\n")
-    (pkg / "server" / "room.py").write_text("from hoola.core import a\n")
+    (pkg / "server" / "room.py").write_text("from hoola.core import a\n"
+                                            "def f(game):\n    return game.name == 'hoola'\n")
     return tmp_path
 
 
@@ -138,3 +160,4 @@ def test_the_checks_find_what_is_planted(planted: Path) -> None:
     graph = import_graph(planted)
     assert circles(graph) == [["hoola.core.a", "hoola.core.b"]]
     assert upward(graph) == ["hoola.games.g -> hoola.server.room"]
+    assert named_games(planted, FRONT_ENDS, {"hoola"}) == ["hoola.server.room:3"]

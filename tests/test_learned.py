@@ -166,10 +166,28 @@ def test_the_learned_bot_sits_in_the_lab() -> None:
 # -- training --------------------------------------------------------------------------------
 
 
+def imitated(learner: Any, episode: Any, rows: list[Any], held: list[Any], deals: int
+             ) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Before and after four passes of imitation over ``rows``: the agreement with the teacher
+    on the ``held`` positions, and the stakes a deal against random on the same ``deals``."""
+    from hoola.rl.train import _policy, evaluate
+
+    def measure() -> tuple[float, float]:
+        policy = _policy(learner.numpy_params(), episode)
+        return (learner.agreement(held),
+                evaluate(policy, episode, "random", deals, seed=11)["stakes"])
+
+    before = measure()
+    for _ in range(4):
+        for start in range(0, len(rows), 128):
+            learner.imitate(rows[start:start + 128])
+    return before, measure()
+
+
 def test_a_few_steps_of_imitation_agree_more_with_the_expert_and_beat_random_more() -> None:
     pytest.importorskip("jax")
     from hoola.rl.episode import Episode
-    from hoola.rl.train import Learner, _policy, collect, evaluate, init_params
+    from hoola.rl.train import Learner, collect, init_params
 
     game = get_game("capture")
     episode = Episode(game, game.rules("sedma"), 2)
@@ -178,26 +196,19 @@ def test_a_few_steps_of_imitation_agree_more_with_the_expert_and_beat_random_mor
     rows = [r for rows in games[40:] for r in rows]
     enc = episode.encoding
     learner = Learner(init_params(0, enc.obs_size, enc.size, 64), lr=3e-3, entropy=0.0)
-    before = learner.agreement(held)
-    against = evaluate(_policy(learner.numpy_params(), episode), episode, "random", 60, seed=11)
-    for _ in range(4):
-        for start in range(0, len(rows), 128):
-            learner.imitate(rows[start:start + 128])
-    after = learner.agreement(held)
-    against_after = evaluate(_policy(learner.numpy_params(), episode), episode, "random", 60,
-                             seed=11)
+    (before, against), (after, against_after) = imitated(learner, episode, rows, held, 60)
     # Before: the first legal card, which agrees with the expert about a third of the time.
     # After a few passes the policy picks the expert's card far more often (over about 1,000
     # held-out positions), and plays much better against random on the same 60 deals.
     assert after > before + 0.15, (before, after)
-    assert against_after["stakes"] > against["stakes"] + 10, (against, against_after)
+    assert against_after > against + 10, (against, against_after)
 
 
 def test_kalookies_network_scoring_actions_learns_the_experts_choices_and_to_beat_random(
 ) -> None:
     pytest.importorskip("jax")
     from hoola.rl.episode import Episode
-    from hoola.rl.train import Learner, _policy, collect, evaluate, init_params
+    from hoola.rl.train import Learner, collect, init_params
 
     game = get_game("kalookie")
     episode = Episode(game, game.rules("british"), 2)
@@ -213,19 +224,12 @@ def test_kalookies_network_scoring_actions_learns_the_experts_choices_and_to_bea
     params["wq"] = np.random.default_rng(0).standard_normal(params["wq"].shape
                                                             ).astype(np.float32)
     learner = Learner(params, lr=3e-3, entropy=0.0)
-    before = learner.agreement(held)
-    against = evaluate(_policy(learner.numpy_params(), episode), episode, "random", 8, seed=11)
-    for _ in range(4):
-        for start in range(0, len(rows), 128):
-            learner.imitate(rows[start:start + 128])
-    after = learner.agreement(held)
-    against_after = evaluate(_policy(learner.numpy_params(), episode), episode, "random", 8,
-                             seed=11)
+    (before, against), (after, against_after) = imitated(learner, episode, rows, held, 8)
     # About 900 decisions of 30 games: the expert's choice on held-out positions goes from
     # about one in eight to over half, and the deals against random from nearly all lost to
     # most won.
     assert after > before + 0.3, (before, after)
-    assert against_after["stakes"] > against["stakes"] + 1.0, (against, against_after)
+    assert against_after > against + 1.0, (against, against_after)
 
 
 def test_hoola_train_writes_weights_a_curve_and_a_plot_that_the_lab_seats(tmp_path: Path

@@ -23,13 +23,14 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from hoola.bots.learned import LAYERS, Policy
+from hoola.bots.learned import Policy
 from hoola.rl import gym_env
-from hoola.rl.train import Learner, Row, init_params
+from hoola.rl.train import Learner, Row, init_params, save_policy, scores_actions
 
 
 def play(env: Any, policy: Policy, seed: int, rng: np.random.Generator | None
@@ -75,7 +76,7 @@ def main() -> None:
                     opponents=args.opponents) for seat in range(args.players)]
     episode = envs[0].unwrapped.episode  # the game, its rules and encoding, for the weights
     enc = episode.encoding
-    if hasattr(enc, "features_of"):
+    if scores_actions(enc):
         p.error(f"{args.game} scores actions by their features: train it with hoola train")
     learner = Learner(init_params(args.seed, enc.obs_size, enc.size, args.hidden),
                       args.lr, args.entropy)
@@ -101,12 +102,8 @@ def main() -> None:
                   f"over the last {min(update, 10) * args.batch} games "
                   f"({time.time() - started:.0f} s)", flush=True)
 
-    params = learner.numpy_params()
-    np.savez_compressed(out, game=np.array(episode.game.name),
-                        preset=np.array(getattr(episode.rules, "preset_name", "") or ""),
-                        players=np.array(str(args.players)),
-                        command=np.array(" ".join(["python examples/learn.py", *sys.argv[1:]])),
-                        **{k: np.asarray(params[k], np.float16) for k in LAYERS})
+    save_policy(Path(out), learner.numpy_params(), episode,
+                " ".join(["python examples/learn.py", *sys.argv[1:]]))
     final = policy()
     greedy = [play(envs[g % args.players], final, 10**9 + g, None)[1]
               for g in range(args.eval * args.players)]

@@ -27,8 +27,8 @@ from typing import Any
 
 from hoola.core.game import Game
 
-__all__ = ["LEARNED_EXTRA", "LearnedBot", "Policy", "hidden_of", "load_policy", "scores_of",
-           "shipped"]
+__all__ = ["LEARNED_EXTRA", "LearnedBot", "Policy", "hidden_of", "layers_of", "load_policy",
+           "scores_of", "shipped"]
 
 LEARNED_EXTRA = "rl"
 """The extra that brings NumPy (and the encodings' other needs) for the learned bot."""
@@ -41,6 +41,12 @@ SCORING_LAYERS = ("w1", "b1", "w2", "b2", "ws", "wa", "ba", "wq", "bq", "wf", "b
 """The arrays of a policy scoring each legal action's features: ``ws`` and ``wa`` bring the
 observation's last hidden layer and the action's features into a tanh layer that ``wq``
 scores, and ``wf`` weighs each feature by the observation (a discard's card, a lay's cards)."""
+
+
+def layers_of(names: Any) -> tuple[str, ...]:
+    """The arrays of the policy whose arrays are named in ``names`` (a mapping or a list): a
+    scoring policy's where there is a ``wa``."""
+    return SCORING_LAYERS if "wa" in names else LAYERS
 
 
 def _numpy() -> Any:
@@ -116,8 +122,8 @@ def load_policy(source: Any) -> Policy:
     try:
         data = (Path(source) if isinstance(source, str) else source).read_bytes()
         with np.load(io.BytesIO(data)) as saved:
-            layers = SCORING_LAYERS if "wa" in saved.files else LAYERS
-            params = {k: np.asarray(saved[k], dtype=np.float32) for k in layers}
+            params = {k: np.asarray(saved[k], dtype=np.float32)
+                      for k in layers_of(saved.files)}
             meta = {k: str(saved[k]) for k in ("game", "preset", "players", "command")
                     if k in saved.files}
     except (OSError, KeyError, ValueError) as exc:

@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from hoola.bots.learned import LAYERS, SCORING_LAYERS, LearnedBot, Policy
+from hoola.bots.learned import LearnedBot, Policy, layers_of
 from hoola.core.game import Game, Player
 from hoola.rl.episode import Episode
 from hoola.rl.families import resolve_game
@@ -412,21 +412,18 @@ class Learner:
         self.opt_state = self.jax.tree_util.tree_unflatten(tree, [jnp.asarray(x) for x in leaves])
 
 
-def _layers(params: dict[str, Any]) -> tuple[str, ...]:
-    return SCORING_LAYERS if "wa" in params else LAYERS
-
-
-def save_policy(path: Path, params: dict[str, Any], episode: Episode, config: Config) -> None:
-    """The weights (the layers in float16: plenty for choosing an action) and what they are."""
-    arrays: dict[str, Any] = {k: np.asarray(params[k], np.float16) for k in _layers(params)}
+def save_policy(path: Path, params: dict[str, Any], episode: Episode, command: str) -> None:
+    """The weights (the layers in float16: plenty for choosing an action) and what they are,
+    with the ``command`` that trained them."""
+    arrays: dict[str, Any] = {k: np.asarray(params[k], np.float16) for k in layers_of(params)}
     np.savez_compressed(path, game=np.array(episode.game.name),
                         preset=np.array(getattr(episode.rules, "preset_name", "") or ""),
-                        players=np.array(str(episode.players)), command=np.array(config.command()),
+                        players=np.array(str(episode.players)), command=np.array(command),
                         **arrays)
 
 
 def _policy(params: dict[str, Any], episode: Episode) -> Policy:
-    return Policy({k: np.asarray(params[k], np.float32) for k in _layers(params)},
+    return Policy({k: np.asarray(params[k], np.float32) for k in layers_of(params)},
                   episode.game.name, None, episode.players)
 
 
@@ -583,7 +580,7 @@ def train(config: Config, progress: Callable[[str, int, int, str], None] | None 
             snapshots = [*snapshots, learner.numpy_params()][-4:]
             point("learning", update)
             save_checkpoint(update, scale)
-    save_policy(out, learner.numpy_params(), episode, config)
+    save_policy(out, learner.numpy_params(), episode, config.command())
     curve_path.write_text(json.dumps({"command": config.command(), "curve": curve}, indent=1)
                           + "\n")
     plot_curve(curve, plot_path, f"{config.command()}: against {config.reference}",

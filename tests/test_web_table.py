@@ -275,20 +275,24 @@ async def claims_and_out(browser: Any, base: str, seed: int, sound: bool) -> tup
     await page.add_init_script(f"({PLAYS})()")
     if not sound:
         await page.add_init_script("localStorage.setItem('hoola.sound', '0')")
+    seen: set[str] = set()
+
+    def frame(payload: str | bytes) -> None:
+        # Every state the server sends is looked at as it arrives (a window may close again
+        # before a poll of the page would see it).
+        state = json.loads(payload)
+        if state.get("type") != "state" or not state.get("asked") or not state.get("can_pass"):
+            return
+        moment = (state.get("table") or {}).get("moment") or {}
+        legal = (state.get("view") or {}).get("legal") or []
+        if moment.get("turn") != state["seat"] and any(m.split()[1] == "take" for m in legal):
+            seen.add("claim")  # a window this seat may claim in, not on its own turn
+
+    page.on("websocket", lambda ws: ws.on("framereceived", frame))
     made = _table(base, "hoola", [{"bot": "random"}] * 3, seed=seed, bot_delay=0.05,
                   options=GOING_OUT)
     await _open_seat(page, base, made)
-    seen: set[str] = set()
-
-    def choose(state: dict[str, Any]) -> str | None:
-        moment = (state.get("table") or {}).get("moment") or {}
-        legal = state["view"]["legal"]
-        if state["can_pass"] and moment.get("turn") != state["seat"] and \
-                any(m.split()[1] == "take" for m in legal):
-            seen.add("claim")  # a window this seat may claim in, not on its own turn
-        return hoola_choice(state)
-
-    await play_until(page, "s.status === 'over' || !!s.between", choose)
+    await play_until(page, "s.status === 'over' || !!s.between", hoola_choice)
     if await page.evaluate("window.hoola.announced().length"):
         seen.add("thankyou")
     if web.result_of(base, made["table_id"]).get("end") in ("out", "hoola"):

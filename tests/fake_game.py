@@ -20,7 +20,7 @@ from typing import Any
 
 from hoola.core.cards import format_card, parse_card
 from hoola.core.errors import IllegalActionError, NotationError, RecordError, RulesError
-from hoola.core.game import OptionInfo, Player, PresetInfo
+from hoola.core.game import OptionInfo, Player, PresetInfo, places_by
 from hoola.core.table import Moment, Score, Table, Zone
 
 DECK = [suit * 13 + rank for suit in range(4) for rank in range(4)]
@@ -225,6 +225,12 @@ class SnapMatch:
         self.finished += 1
 
     def totals(self) -> list[Fraction]:
+        return list(self.money)
+
+    def places(self) -> list[int]:
+        return places_by(self.money, higher=True)
+
+    def takings(self) -> list[Fraction]:
         return list(self.money)
 
     def scoreboard(self) -> Table:

@@ -16,8 +16,8 @@
 from __future__ import annotations
 
 import logging
+import random
 import warnings
-from fractions import Fraction
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -33,7 +33,8 @@ import sqlalchemy as sa
 import websockets
 from fastapi.testclient import TestClient
 
-from hoola.core.game import Outcome
+from hoola.bots.random import RandomBot
+from hoola.core.driver import play_deal
 from hoola.core.registry import get_game
 from hoola.server import ratings
 from hoola.server import store as st
@@ -465,33 +466,47 @@ def test_an_unrated_table_keeps_invite_and_name_play_and_the_history_of_accounts
 
 # -- the places of a match ------------------------------------------------------------------------
 
-def fake_match(totals: list[int], outs: list[list[int]] | None = None) -> Any:
-    deals = [SimpleNamespace(is_over=True,
-                             outcome=lambda o=o: Outcome("call-up", (), tags={"out": tuple(o)}))
-             for o in (outs or [[]])]
-    return SimpleNamespace(names=tuple("ABCDEF"[:len(totals)]), deals=deals,
-                           totals=lambda: [Fraction(t) for t in totals])
+def fake_match(ranked: list[int]) -> Any:
+    return SimpleNamespace(names=tuple("ABCDEF"[:len(ranked)]), places=lambda: list(ranked))
 
 
-def test_places_by_money_ties_sharing() -> None:
+def test_places_as_the_game_ranks_them_ties_sharing() -> None:
     g = get_game("hoola")
-    assert ratings.places(g, g.rules(), fake_match([3, -1, 3, -5])) == [0, 2, 0, 3]
+    assert ratings.places(g, g.rules(), fake_match([1, 3, 1, 4])) == [0, 2, 0, 3]
+    # One who leaves is last, whatever the game made of them.
+    assert ratings.places(g, g.rules(), fake_match([1, 3, 1, 4]), left=[0]) == [3, 1, 0, 2]
 
 
 def test_partners_share_their_place() -> None:
     g = get_game("capture")
     rules = g.rules("sedma")
-    assert ratings.places(g, rules, fake_match([2, 5, 2, 5])) == [1, 0, 1, 0]
+    assert ratings.places(g, rules, fake_match([2, 1, 2, 1])) == [1, 0, 1, 0]
     # One who leaves takes the side down with them.
-    assert ratings.places(g, rules, fake_match([2, 5, 2, 5]), left=[1]) == [0, 1, 0, 1]
+    assert ratings.places(g, rules, fake_match([2, 1, 2, 1]), left=[1]) == [0, 1, 0, 1]
 
 
 def test_kalookie_places_by_who_went_out_when() -> None:
     g = get_game("kalookie")
-    # Seat 2 went out first, seats 0 and 3 together later; seat 1 won the pool.
-    match = fake_match([-10, 25, -5, -10], outs=[[], [2], [], [0, 3]])
-    assert ratings.places(g, g.rules(), match) == [1, 0, 3, 1]
-    assert ratings.places(g, g.rules(), match, left=[1]) == [0, 3, 2, 0]
+    rules = g.rules("british", {"buy_ins": 0, "target": 30})
+    match = g.new_match(rules, ["A", "B", "C", "D"], seed=11)
+    bots = [RandomBot(q) for q in range(4)]
+    while not match.is_over:
+        play_deal(match.new_deal(), bots, rng=random.Random(len(match.deals)))
+        match.finish_deal()
+    ranked = match.places()
+    went = {q: hand for hand, deal in enumerate(match.deals) for q in deal.out}
+    assert match.winner is not None and ranked[match.winner] == 1 and len(went) == 3
+    # The sooner out, the lower the place; nobody out in the same hand ties.
+    for q in went:
+        for p in went:
+            if went[q] < went[p]:
+                assert ranked[q] > ranked[p], (went, ranked)
+    assert sorted(ranked) == [1, 2, 3, 4]
+    # The ratings take the game's places, the winner last if they left.
+    assert ratings.places(g, rules, match) == [r - 1 for r in ranked]
+    assert ratings.places(g, rules, match, left=[match.winner])[match.winner] == 3
+    # Nothing is left unpaid: what each takes away is its money.
+    assert match.takings() == match.totals() and sum(match.takings()) == 0
 
 
 def test_rating_a_ranking_keeps_the_bots_fixed() -> None:

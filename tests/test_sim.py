@@ -24,7 +24,7 @@ from hoola.bots import make_bot
 from hoola.cli import cli
 from hoola.core.driver import play_deal
 from hoola.core.errors import IllegalActionError, NotationError, RulesError
-from hoola.core.game import GameState, OptionInfo, Outcome, PresetInfo
+from hoola.core.game import GameState, OptionInfo, Outcome, PresetInfo, places_by
 from hoola.core.records import verify_path
 from hoola.core.registry import get_game
 from hoola.core.table import Moment, Table
@@ -644,6 +644,12 @@ class RaceMatch:
         self.money = [m + r for m, r in zip(self.money, self.deals[-1].returns(), strict=True)]
 
     def totals(self) -> list[Fraction]:
+        return list(self.money)
+
+    def places(self) -> list[int]:
+        return places_by(self.money, higher=True)
+
+    def takings(self) -> list[Fraction]:
         return list(self.money)
 
     def scoreboard(self) -> Table:

@@ -38,6 +38,7 @@ __all__ = [
     "View",
     "game_heading",
     "own_game",
+    "places_by",
     "table_title",
 ]
 
@@ -222,6 +223,28 @@ class Match(Protocol):
     def scoreboard(self) -> Table:
         """The running score as data for interfaces (totals, penalty sheets, the pool)."""
         ...
+
+    def places(self) -> list[int]:
+        """Each seat's place in the game as it stands (1 the first; equal places share, and
+        partners share their side's): by the totals, or as the game ranks its players (a pool
+        game: who is still in first, then who went out, the last to go first)."""
+        ...
+
+    def takings(self) -> list[Fraction]:
+        """What each seat takes away if the game ends now: its totals, and a share of anything
+        left unpaid (a pool nobody has won, shared by the players still in)."""
+        ...
+
+
+def places_by(keys: Sequence[Any], *, higher: bool = False) -> list[int]:
+    """Each item's place by its key (1 the first): the lowest key first, or the highest with
+    ``higher``; equal keys share the best of their places.
+
+    >>> places_by([5, 9, 5, 2], higher=True)
+    [2, 1, 2, 4]
+    """
+    order = sorted(keys, reverse=higher)
+    return [order.index(k) + 1 for k in keys]
 
 
 @runtime_checkable

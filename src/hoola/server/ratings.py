@@ -24,7 +24,6 @@ import json
 import logging
 import time
 from collections.abc import Mapping, Sequence
-from fractions import Fraction
 from typing import Any
 
 import sqlalchemy as sa
@@ -69,29 +68,21 @@ def shown(mu: float, sigma: float) -> dict[str, Any]:
 # -- the places of a match ---------------------------------------------------------------------
 
 def places(game: Game, rules: Any, match: Match, left: Sequence[int] = ()) -> list[int]:
-    """Each seat's place in the finished ``match`` (0 the first; equal places tie), partners
-    sharing theirs; the seats in ``left`` last.
+    """Each seat's place in the finished ``match`` (0 the first; equal places tie) as its game
+    ranks them (:meth:`Match.places`), partners sharing theirs; the seats in ``left`` last.
 
     >>> from hoola.core.registry import get_game
     >>> g = get_game("hoola")
     >>> m = g.new_match(g.rules(), ["A", "B", "C"], seed=1)
-    >>> m.totals = lambda: [Fraction(-2), Fraction(3), Fraction(-2)]
+    >>> m.places = lambda: [2, 1, 2]
     >>> places(g, None, m), places(g, None, m, left=[1])
     ([1, 0, 1], [0, 2, 0])
     """
     n = len(match.names)
-    totals = [Fraction(t) for t in match.totals()]
-    out_at: dict[int, int] = {}
-    # A game that puts players out (Kalookie's pool) tags who went out of each deal: the sooner
-    # out, the lower the place; the winner never goes out.
-    for k, deal in enumerate(match.deals):
-        if deal.is_over:
-            for q in deal.outcome().tags.get("out", ()):
-                out_at.setdefault(q, k)
-    never = len(match.deals) + 1
-    keys = [(-1 if q in left else 0, out_at.get(q, never), totals[q]) for q in range(n)]
+    ranked = match.places()
+    keys = [(-1 if q in left else 0, -ranked[q]) for q in range(n)]
     teams = team_seats(game, rules, n)
-    # Partners' money is their side's; a side one of whose players left is last with them.
+    # A side one of whose players left is last with them.
     team_key = {q: min(keys[p] for p in team) for team in teams for q in team}
     ordered = sorted({team_key[q] for q in range(n)}, reverse=True)
     better = {key: sum(1 for team in teams if team_key[team[0]] > key) for key in ordered}

@@ -23,6 +23,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from hoola.core.game import places_by
 from hoola.sim.simulation import GameOutcome
 
 __all__ = ["RATED", "START", "Rating", "Skill", "places_of", "rate", "rate_places",
@@ -124,8 +125,7 @@ def places_of(values: Sequence[float], *, higher: bool = False) -> list[int]:
     >>> places_of([3.0, -1.0, 3.0], higher=True)
     [0, 2, 0]
     """
-    order = sorted(values, reverse=higher)
-    return [order.index(v) for v in values]
+    return [p - 1 for p in places_by(values, higher=higher)]
 
 
 def rate_places(ratings: Mapping[str, Skill], teams: Sequence[Sequence[str]],

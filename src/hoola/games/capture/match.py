@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from hoola.core.errors import IllegalActionError
+from hoola.core.game import places_by
 from hoola.core.table import Moment, Score, Table
 from hoola.core.words import say
 from hoola.games.capture.rules import Rules, teams_for
@@ -147,6 +148,15 @@ class Match:
         """Each seat's side's score: game points where the preset counts them, else card
         points (Ristiklappi: games won)."""
         return [Fraction(self.scores[self.side_of[q]]) for q in range(self.n)]
+
+    def places(self) -> list[int]:
+        """Each seat's place by its side's score (1 the first; partners and equal scores
+        share)."""
+        return places_by(self.totals(), higher=True)
+
+    def takings(self) -> list[Fraction]:
+        """What each seat takes away: its side's score."""
+        return self.totals()
 
     def scoreboard(self) -> Table:
         """The running score as data, by side."""

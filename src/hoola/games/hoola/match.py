@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from hoola.core.errors import HoolaError, RulesError
+from hoola.core.game import places_by
 from hoola.core.records import format_number
 from hoola.core.table import Moment, Score, Table
 from hoola.core.words import say
@@ -114,6 +115,14 @@ class Match:
         for q, v in last.result.payments.items():
             self.totals[q] += v
         self.counted = len(self.deals)
+
+    def places(self) -> list[int]:
+        """Each seat's place by its totals (1 the first; equal totals share)."""
+        return places_by(self.totals(), higher=True)
+
+    def takings(self) -> list[Fraction]:
+        """What each seat takes away: its totals (Hoola leaves nothing unpaid)."""
+        return self.totals()
 
     def scoreboard(self) -> Table:
         """The running totals as data, and who deals next."""

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from hoola.core.errors import IllegalActionError, RulesError
+from hoola.core.game import places_by
 from hoola.core.table import Moment, Score, Table, Zone
 from hoola.core.words import phrases, say
 from hoola.games.kalookie.amounts import format_number
@@ -146,6 +147,39 @@ class Match:
     def totals(self) -> list[Fraction]:
         """Each seat's net money over the finished hands: payments, stakes, the pool if won."""
         return list(self.money)
+
+    def places(self) -> list[int]:
+        """Each seat's place (1 the first; ties share). In the pool game the players still at
+        or under the target come first, the lower penalty total first; then those who went out,
+        the last to go first (out after the same hand: the lower total first, then in the
+        order they were put out, from the seat after the hand's winner). Otherwise by money.
+        """
+        if self.rules.scoring != "pool":
+            return places_by(self.money, higher=True)
+        penalty = self.standing.penalty
+        went: dict[int, tuple[int, int]] = {}
+        for hand, state in enumerate(self.deals):
+            for q in state.out:
+                went.setdefault(q, (hand, len(went)))
+        keys: list[tuple[int, int, int, int]] = []
+        for q in range(self.n):
+            if q in went:
+                hand, order = went[q]
+                keys.append((1, -hand, penalty[q], order))
+            else:
+                keys.append((0, 0, penalty[q], 0))
+        return places_by(keys)
+
+    def takings(self) -> list[Fraction]:
+        """What each seat takes away: its money, and a pool nobody has won (a game stopped
+        with several players still in) shared equally by them."""
+        out = list(self.money)
+        if self.rules.scoring == "pool" and self.winner is None and self.pool:
+            alive = self.standing.seats()
+            if len(alive) >= 2:
+                for q in alive:
+                    out[q] += self.pool / len(alive)
+        return out
 
     def scoreboard(self) -> Table:
         """The running score as data: penalty totals, buy-ins, money, the pool."""

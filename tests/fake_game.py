@@ -20,7 +20,7 @@ from typing import Any
 
 from hoola.core.cards import format_card, parse_card
 from hoola.core.errors import IllegalActionError, NotationError, RecordError, RulesError
-from hoola.core.game import OptionInfo, Player, PresetInfo, places_by
+from hoola.core.game import OptionInfo, Player, PresetInfo, places_by, played_to_its_end
 from hoola.core.table import Moment, Score, Table, Zone
 
 DECK = [suit * 13 + rank for suit in range(4) for rank in range(4)]
@@ -266,7 +266,9 @@ class SnapGame:
     def new_deal(self, rules: Any, names: Sequence[str], *, seed: int | None = None) -> SnapState:
         return SnapState(names, seed or 0)
 
-    def new_match(self, rules: Any, names: Sequence[str], *, seed: int | None = None) -> SnapMatch:
+    def new_match(self, rules: Any, names: Sequence[str], *, seed: int | None = None,
+                  until: int = 1) -> SnapMatch:
+        played_to_its_end(until, "Snap")
         return SnapMatch(names, seed)
 
     def determinize(self, view: Any, rng: random.Random) -> SnapState:

@@ -24,7 +24,7 @@ from hoola.bots import make_bot
 from hoola.cli import cli
 from hoola.core.driver import play_deal
 from hoola.core.errors import IllegalActionError, NotationError, RulesError
-from hoola.core.game import GameState, OptionInfo, Outcome, PresetInfo, places_by
+from hoola.core.game import GameState, OptionInfo, Outcome, PresetInfo, places_by, played_to_its_end
 from hoola.core.records import verify_path
 from hoola.core.registry import get_game
 from hoola.core.table import Moment, Table
@@ -683,7 +683,8 @@ class RaceGame:
         return RaceMatch(rules, names, seed).new_deal()
 
     def new_match(self, rules: Any, names: Sequence[str], *, seed: int | None = None,
-                  ) -> RaceMatch:
+                  until: int = 1) -> RaceMatch:
+        played_to_its_end(until, "Race")
         return RaceMatch(rules, names, seed)
 
     def determinize(self, view: Any, rng: random.Random) -> RaceState:

@@ -339,7 +339,7 @@ def test_a_kalookie_game_played_until_two_are_left_stops_there_with_its_pool_unp
 
     rules = Rules.preset("blackpool", buy_ins=0, target=30)
     game = get_game("kalookie")
-    match = Match(rules, ["A", "B", "C", "D"], seed=3, until=2)
+    match = game.new_match(rules, ["A", "B", "C", "D"], seed=3, until=2)
     bots = [bot_for(game, "random", s)[0] for s in range(4)]
     while not match.is_over:
         play_deal(match.new_deal(), bots, rng=random.Random(len(match.deals)))
@@ -354,6 +354,11 @@ def test_a_kalookie_game_played_until_two_are_left_stops_there_with_its_pool_unp
         match.new_deal()
     with pytest.raises(RulesError, match="until 1 to 3"):
         Match(rules, ["A", "B", "C", "D"], until=4)
+    # A game that puts nobody out is played to its own end.
+    for name in ("hoola", "capture"):
+        other = get_game(name)
+        with pytest.raises(RulesError, match="puts nobody out"):
+            other.new_match(other.rules(), ["A", "B", "C", "D"], until=2)
 
 
 # -- ratings -------------------------------------------------------------------------------

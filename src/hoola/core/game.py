@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Protocol, runtime_checkable
 
+from hoola.core.errors import RulesError
 from hoola.core.table import Table
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "game_heading",
     "own_game",
     "places_by",
+    "played_to_its_end",
     "table_title",
 ]
 
@@ -236,6 +238,20 @@ class Match(Protocol):
         ...
 
 
+def played_to_its_end(until: int, title: str) -> None:
+    """Refuse to play a game that puts nobody out ``until`` some players are left.
+
+    >>> try:
+    ...     played_to_its_end(2, "Hoola")
+    ... except RulesError as exc:
+    ...     print(exc.code)
+    bad-until
+    """
+    if until != 1:
+        raise RulesError(f"{title} puts nobody out: a game is played to its own end, not until "
+                         f"{until!r} players are left", "bad-until")
+
+
 def places_by(keys: Sequence[Any], *, higher: bool = False) -> list[int]:
     """Each item's place by its key (1 the first): the lowest key first, or the highest with
     ``higher``; equal keys share the best of their places.
@@ -354,8 +370,11 @@ class Game(Protocol):
         """One deal from a seeded shuffle (the first of a game)."""
         ...
 
-    def new_match(self, rules: Any, names: Sequence[str], *, seed: int | None = None) -> Match:
-        """A whole game from seeded shuffles."""
+    def new_match(self, rules: Any, names: Sequence[str], *, seed: int | None = None,
+                  until: int = 1) -> Match:
+        """A whole game from seeded shuffles. A game that puts players out (Kalookie's pool)
+        ends when ``until`` or fewer are left (a tournament's semi-final is played until two
+        are); a game that puts nobody out takes only 1 (:func:`played_to_its_end`)."""
         ...
 
     def determinize(self, view: Any, rng: random.Random) -> GameState:

@@ -176,7 +176,8 @@ class Room:
             _stop(player)
 
     def _deal_first(self) -> None:
-        self.match = self.game.new_match(self.rules, self.names, seed=self.config["seed"])
+        self.match = self.game.new_match(self.rules, self.names, seed=self.config["seed"],
+                                         until=int(self.config.get("until", 1)))
         self.state = self.match.new_deal()
         self.counter = 1
 

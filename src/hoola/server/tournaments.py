@@ -135,17 +135,6 @@ class TournamentRoom(Room):
         finally:
             self.replaying = False
 
-    def _deal_first(self) -> None:
-        until = int(self.config.get("until", 1))
-        if until <= 1:
-            super()._deal_first()
-            return
-        from hoola.games.kalookie.match import Match
-
-        self.match = Match(self.rules, self.names, seed=self.config["seed"], until=until)
-        self.state = self.match.new_deal()
-        self.counter = 1
-
     def _after_deal(self) -> None:
         super()._after_deal()
         if not self.replaying:

@@ -78,13 +78,8 @@ def bot_for(game: Game, spec: str, seed: int, rules: Any = None) -> tuple[Player
 def new_table_match(t: Tournament, table: Table) -> Any:
     """The game table ``table`` plays: a match of the tournament's rules from the table's seed
     (a Blackpool semi-final is played until two are left)."""
-    game = get_game(t.game)
-    seed = t.table_seed(table.id)
-    if table.until > 1:
-        from hoola.games.kalookie.match import Match
-
-        return Match(t.rules, table.players, seed=seed, until=table.until)
-    return game.new_match(t.rules, table.players, seed=seed)
+    return get_game(t.game).new_match(t.rules, table.players, seed=t.table_seed(table.id),
+                                      until=table.until)
 
 
 def table_result(t: Tournament, table: Table, match: Any) -> Result:

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
 from hoola.core.errors import RulesError
-from hoola.core.game import OptionInfo, Player, PresetInfo
+from hoola.core.game import OptionInfo, Player, PresetInfo, played_to_its_end
 from hoola.games.capture.actions import Action, Dark, Play, Say, Stop, format_action, parse_action
 from hoola.games.capture.determinize import determinize
 from hoola.games.capture.match import Match
@@ -71,8 +71,10 @@ class CaptureGame:
         """One hand from a seeded shuffle, the first seat dealing."""
         return DealState.new(_rules(rules), list(names), seed=seed)
 
-    def new_match(self, rules: Any, names: Sequence[str], *, seed: int | None = None) -> Match:
-        """A whole game from seeded shuffles."""
+    def new_match(self, rules: Any, names: Sequence[str], *, seed: int | None = None,
+                  until: int = 1) -> Match:
+        """A whole game from seeded shuffles (nobody is put out: ``until`` is 1)."""
+        played_to_its_end(until, self.title)
         return Match(_rules(rules), names, seed=seed)
 
     def determinize(self, view: Any, rng: random.Random) -> DealState:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
 from hoola.core.errors import RecordError, RulesError
-from hoola.core.game import MissionOutcome, OptionInfo, Player, PresetInfo
+from hoola.core.game import MissionOutcome, OptionInfo, Player, PresetInfo, played_to_its_end
 from hoola.games.hoola.howto import PRESET_TITLES
 from hoola.games.hoola.match import Match
 from hoola.games.hoola.rules import OPTION_DOCS, PRESET_DOCS, Rules
@@ -68,8 +68,10 @@ class HoolaGame:
         """One deal from a seeded shuffle, the first seat dealing."""
         return DealState.new(rules, names, seed=seed)
 
-    def new_match(self, rules: Any, names: Sequence[str], *, seed: int | None = None) -> Match:
-        """Deals in sequence, the winner dealing next."""
+    def new_match(self, rules: Any, names: Sequence[str], *, seed: int | None = None,
+                  until: int = 1) -> Match:
+        """Deals in sequence, the winner dealing next (nobody is put out: ``until`` is 1)."""
+        played_to_its_end(until, self.title)
         return Match(rules, names, seed=seed)
 
     def determinize(self, view: Any, rng: random.Random) -> DealState:

@@ -111,9 +111,11 @@ class KalookieGame:
         """One hand from a seeded shuffle, the first seat dealing."""
         return DealState.new(_rules(rules), list(names), seed=seed)
 
-    def new_match(self, rules: Any, names: Sequence[str], *, seed: int | None = None) -> Match:
-        """A whole game from seeded shuffles."""
-        return Match(_rules(rules), names, seed=seed)
+    def new_match(self, rules: Any, names: Sequence[str], *, seed: int | None = None,
+                  until: int = 1) -> Match:
+        """A whole game from seeded shuffles, the pool game played until ``until`` or fewer
+        players are left (1: until it is won)."""
+        return Match(_rules(rules), names, seed=seed, until=until)
 
     def determinize(self, view: Any, rng: random.Random) -> DealState:
         """A hand consistent with ``view``: the hidden cards re-dealt at random."""

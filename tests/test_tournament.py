@@ -417,7 +417,7 @@ def test_the_record_round_trips(tmp_path: Path) -> None:
     assert seats(t, "semi-final")
     for semi in seats(t, "semi-final"):
         game = get_game("kalookie").resume(records[semi.table])
-        left = outcome.pool_survivors(game)
+        left = outcome.still_in(game)
         assert 1 <= len(left) <= 2 and ("stopped = true" in records[semi.table]) == (
             len(left) == 2)
 
@@ -450,6 +450,8 @@ def test_a_tampered_record_is_refused_in_one_line(tmp_path: Path) -> None:
         "a result's money": _move_money(text),
         "a table's record": tampered(text, "[[table]]\nid = 1\n", "[[table]]\nid = 99\n"),
         "a table's rules": tampered(text, "buy_ins = 0", "buy_ins = 2"),
+        # Tables that play on past the tournament's cap on deals (a pool table too).
+        "the cap on deals": tampered(text, "deals = 1000\n", "deals = 2\n"),
         "an entrant twice": tampered(text, f'entrants = ["{t.entrants[0]}", "{t.entrants[1]}"',
                                      f'entrants = ["{t.entrants[0]}", "{t.entrants[0]}"'),
         "an event unknown": tampered(text, '{ event = "close" }', '{ event = "closed" }'),

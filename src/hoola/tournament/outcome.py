@@ -12,27 +12,24 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["ended", "places", "pool_survivors", "totals"]
+__all__ = ["ended", "places", "still_in", "totals"]
 
 
-def _pool_game(match: Any) -> bool:
-    rules = getattr(match, "rules", None)
-    return getattr(rules, "scoring", None) == "pool" and hasattr(match, "standing")
-
-
-def pool_survivors(match: Any) -> list[int]:
-    """The seats still at or under the target of a Kalookie pool game (empty for others)."""
-    return list(match.standing.seats()) if _pool_game(match) else []
+def still_in(match: Any, deals: int | None = None) -> list[int]:
+    """The seats no deal has put out (a deal's outcome tags them ``out``: Kalookie's players
+    over the target), after the first ``deals`` deals (every finished one)."""
+    gone = {q for state in match.deals[:deals] if state.is_over
+            for q in state.outcome().tags.get("out", ())}
+    return [q for q in range(len(match.names)) if q not in gone]
 
 
 def ended(match: Any, *, until: int = 1, deals: int) -> bool:
-    """Whether a table playing ``match`` is over: its last hand finished, and the game at its
-    end (a pool game: ``until`` or fewer players left), or ``deals`` deals played."""
+    """Whether a table playing ``match`` is over: its last deal finished, and the game at its
+    own end or down to ``until`` or fewer players (a game that puts players out), or ``deals``
+    deals played."""
     if not match.deals or not match.deals[-1].is_over:
         return False
-    if _pool_game(match):
-        return len(pool_survivors(match)) <= until or len(match.deals) >= deals
-    return bool(match.is_over) or len(match.deals) >= deals
+    return bool(match.is_over) or len(still_in(match)) <= until or len(match.deals) >= deals
 
 
 def places(match: Any) -> list[int]:

@@ -146,7 +146,7 @@ def play(t: Tournament, lineup: Mapping[str, str], *, seed: int | None = None,
                 on_hand(table_id)
             lt = live[table_id]
             if outcome.ended(lt.match, until=lt.table.until, deals=t.settings.deals):
-                if t.format == "blackpool" and len(outcome.pool_survivors(lt.match)) > \
+                if t.format == "blackpool" and len(outcome.still_in(lt.match)) > \
                         lt.table.until:
                     raise TournamentError(f"table {table_id} did not end within "
                                           f"{t.settings.deals:,} deals", "too-long")

@@ -258,10 +258,8 @@ def _verify_table(t: Tournament, game: Any, table_id: int, text: str) -> list[st
         return []
     if not outcome.ended(match, until=table.until, deals=t.settings.deals):
         return ["the game stops before its end"]
-    survivors = outcome.pool_survivors(match)
-    before = len(match.deals[-1].standing.seats()) if survivors else 0
-    if (survivors and before <= table.until) or (
-            not survivors and len(match.deals) > t.settings.deals):
+    if len(outcome.still_in(match, len(match.deals) - 1)) <= table.until or \
+            len(match.deals) > t.settings.deals:
         return ["the game goes on after its end"]
     names = table.players
     problems = []

@@ -523,7 +523,7 @@ class Tournaments:
     def _read_table(self, live: Live, table: Table, match: Any) -> None:
         t = live.t
         if t.format == "blackpool":
-            for q in list(getattr(match, "out", [])):
+            for q in outcome.gone(match):
                 name = table.players[q]
                 if name not in table.left and not table.is_over:
                     self._step(live, Leave(table.id, name))

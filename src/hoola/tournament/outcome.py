@@ -12,15 +12,24 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["ended", "places", "still_in", "totals"]
+__all__ = ["ended", "gone", "places", "put_out", "still_in", "totals"]
+
+
+def put_out(state: Any) -> tuple[int, ...]:
+    """The seats a finished deal put out, in the order the game put them out (its outcome's
+    ``out`` tag: Kalookie's players over the target); none in a game that puts nobody out."""
+    return tuple(state.outcome().tags.get("out", ())) if state.is_over else ()
+
+
+def gone(match: Any, deals: int | None = None) -> list[int]:
+    """The seats put out so far, in order, by the first ``deals`` deals (every finished one)."""
+    return [q for state in match.deals[:deals] for q in put_out(state)]
 
 
 def still_in(match: Any, deals: int | None = None) -> list[int]:
-    """The seats no deal has put out (a deal's outcome tags them ``out``: Kalookie's players
-    over the target), after the first ``deals`` deals (every finished one)."""
-    gone = {q for state in match.deals[:deals] if state.is_over
-            for q in state.outcome().tags.get("out", ())}
-    return [q for q in range(len(match.names)) if q not in gone]
+    """The seats no deal has put out, after the first ``deals`` deals (every finished one)."""
+    out = set(gone(match, deals))
+    return [q for q in range(len(match.names)) if q not in out]
 
 
 def ended(match: Any, *, until: int = 1, deals: int) -> bool:

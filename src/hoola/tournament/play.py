@@ -168,7 +168,7 @@ def _play_hand(t: Tournament, lt: _Live, step: Listener,
     match.finish_deal()
     if t.format != "blackpool":
         return
-    for q in state.out:
+    for q in outcome.put_out(state):
         name = lt.table.players[q]
         step(Leave(lt.table.id, name))
         if name in t.deciding:

@@ -264,7 +264,7 @@ def _verify_table(t: Tournament, game: Any, table_id: int, text: str) -> list[st
     names = table.players
     problems = []
     if t.format == "blackpool":
-        gone = [names[q] for q in match.out]
+        gone = [names[q] for q in outcome.gone(match)]
         if gone != table.left:
             problems.append(f"players go out in the order {gone}, the events say "
                             f"{table.left}")

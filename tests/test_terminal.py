@@ -77,7 +77,10 @@ def test_a_game_killed_mid_deal_leaves_a_save_that_verifies_and_resumes(
     game = subprocess.Popen(hoola_play("--seed", "11", "--players", "3", "--save", str(save),
                                        "--bot-reaction", "0"),
                             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, text=True, env=env_for(tmp_path))
+                            stderr=subprocess.DEVNULL, text=True, env=env_for(tmp_path),
+                            # the signal's own default, even where the tests run under nohup
+                            preexec_fn=lambda: signal.signal(signum, signal.SIG_DFL)
+                            if signum != signal.SIGKILL else None)
     try:
         assert game.stdin is not None
         game.stdin.write("1\n" * 4)  # the first listed move, four times; then it waits

@@ -73,8 +73,8 @@ def places(game: Game, rules: Any, match: Match, left: Sequence[int] = ()) -> li
 
     >>> from hoola.core.registry import get_game
     >>> g = get_game("hoola")
-    >>> m = g.new_match(g.rules(), ["A", "B", "C"], seed=1)
-    >>> m.places = lambda: [2, 1, 2]
+    >>> from types import SimpleNamespace
+    >>> m = SimpleNamespace(names=("A", "B", "C"), places=lambda: [2, 1, 2])
     >>> places(g, None, m), places(g, None, m, left=[1])
     ([1, 0, 1], [0, 2, 0])
     """

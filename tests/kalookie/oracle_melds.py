@@ -296,6 +296,9 @@ def release(meld: Meld, cards: Sequence[int], rules: Rules) -> Meld:
     if rules.joker_release == "interior":
         raise _illegal(f"cannot {what}: a joker is released only from a run's interior, never "
                        "from a set (joker_release = interior)", "no-release")
+    if len(meld.tokens) >= 4:
+        raise _illegal(f"cannot {what}: a closed four-card set never gives up a joker (ruling 7)",
+                       "no-release")
     if rules.joker_release == "one-card":
         if len(cards) != 1:
             raise _illegal(f"cannot {what}: one natural card releases a joker "
@@ -308,9 +311,6 @@ def release(meld: Meld, cards: Sequence[int], rules: Rules) -> Meld:
         return _set_of(meld, [*naturals, card], meld.jokers - 1)
     if meld.identical:
         raise _illegal(f"cannot {what}: a set of identical cards gives up no joker (ruling 7)",
-                       "no-release")
-    if len(meld.tokens) >= 4:
-        raise _illegal(f"cannot {what}: a closed four-card set never gives up a joker (ruling 7)",
                        "no-release")
     suits = {c // 13 for c in cards}
     if len(cards) != 2 or len(suits) != 2 or suits & {c // 13 for c in naturals}:

@@ -130,8 +130,11 @@ def test_release_variants() -> None:
         release(end, parse_tokens("6s"), interior)
     assert release(meld("4s JK=5s 6s"), parse_tokens("5s"), interior).jokers == 0
     one = Rules.preset("north-american")
-    assert format_tokens(release(meld("Ts Th Td JK", one), parse_tokens("Tc"), one).tokens) \
-        == "Ts Th Td Tc"
+    assert format_tokens(release(meld("Ts Th JK", one), parse_tokens("Tc"), one).tokens) \
+        == "Ts Th Tc"
+    # A closed four-card set never gives up a joker (ruling 7), one card or two.
+    with pytest.raises(IllegalActionError, match="closed four-card set"):
+        release(meld("Ts Th Td JK", one), parse_tokens("Tc"), one)
     with pytest.raises(IllegalActionError, match="one natural card"):
         release(meld("Ts Td JK", one), parse_tokens("Th Tc"), one)
 

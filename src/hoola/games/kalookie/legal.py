@@ -83,10 +83,10 @@ def swap_cards(meld: Meld, counts: Sequence[int], rules: Rules) -> list[tuple[in
     if meld.identical:
         card = meld.naturals()[0]
         return [(card,)] if rules.joker_release == "one-card" and counts[card] else []
+    if len(meld.tokens) >= 4:
+        return []  # a closed four-card set never gives up a joker, under any release rule
     missing = [make_card(meld.rank, s) for s in range(4)
                if counts[make_card(meld.rank, s)] and all(c // 13 != s for c in meld.naturals())]
     if rules.joker_release == "one-card":
         return [(c,) for c in missing]
-    if len(meld.tokens) != 3:
-        return []
     return list(combinations(missing, 2))

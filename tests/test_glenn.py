@@ -93,12 +93,22 @@ def test_places_tell_growth_from_branches() -> None:
     assert on_set.joker_grows and on_set.joker_branches
 
 
-def test_a_set_lies_as_written_and_a_run_low_to_high() -> None:
+def test_a_set_and_a_run_lie_as_written() -> None:
     assert top_text(meld("9s 9h 9d")) == "9d"
     assert str(meld("9d 9s 9h")) == "9d 9s 9h"
     assert str(meld("9d 9s 9h", PAGAT)) == "9s 9h 9d"  # without Glenn's building: sorted
-    assert top_text(meld("5c 3c 4c")) == "5c"
+    assert str(meld("5c 3c 4c", PAGAT)) == "3c 4c 5c"
+    # Ruling 21: for a meld laid down, the top card is the last card written.
+    assert (str(meld("5c 3c 4c")), top_text(meld("5c 3c 4c"))) == ("5c 3c 4c", "4c")
     assert top_text(meld("Kh Ah 2h")) == "2h"
+    # A run grows upward from its highest card whatever its top card; a set starts on the top.
+    on_run = places(meld("5c 4c 3c"), GLENN)
+    assert (on_run.grows, on_run.set_branch) == ((parse_card("6c"),),
+                                                 tuple(parse_cards("3s 3h 3d")))
+    flat = Rules.preset("glenn", wrap_runs=False)
+    assert places(meld("Ah Kh Qh", flat), flat).grows == ()  # a high ace ends the run
+    assert places(meld("Ah Kh Qh"), GLENN).grows == (parse_card("2h"),)  # where runs wrap
+    assert places(meld("Ah 3h 2h"), GLENN).grows == (parse_card("4h"),)
 
 
 def test_a_set_on_a_run_and_what_its_kill_uncovers() -> None:
@@ -369,7 +379,9 @@ def test_a_joker_on_top_is_built_on_by_the_melds_number() -> None:
                            "Th 6s 6h 6d Kc 5d 2d", "As Ad 2s 2h 3s 5h 6c"], stock="8h 4c 5c")
     do(s, "A draw", "A meld 9d 9h JK", "A discard 8h", "B draw", "B meld 3c 3h 3d")
     assert "B add 9s on m1" in legal(s, "B")
-    refuse(s, "B add 9s on 9d", "not-top-card")
+    # Growth may name any card of the part it grows (the meld that holds 9d); a branch could not.
+    assert s.can_add(1, parse_card("9s"), on=parse_card("9d"))
+    assert not s.can_add(1, parse_card("Ts"), on=parse_card("9d"))
     do(s, "B add 9s on m1")
     assert [m.id for m in s.table] == [2]  # 9d 9h JK 9s: killed
 
@@ -456,8 +468,9 @@ def keen_choice(rng: random.Random, acts: list[Action]) -> Action:
 
 
 def check_builds_are_listed(s: DealState, p: int, acts: list[Action]) -> None:
-    """Every natural card p could build on a meld is listed, named by its top card, and a card
-    named on a covered card is refused."""
+    """Every natural card p could build on a meld is listed, named by its top card; a card named
+    on another card of the open part is taken only when it grows that part, and one named on a
+    card beneath the open part is refused."""
     if s.is_over or p != s.current or not s.drawn:
         return
     listed = {(a.card, a.meld_id if a.on is None else next(
@@ -471,9 +484,12 @@ def check_builds_are_listed(s: DealState, p: int, acts: list[Action]) -> None:
                 continue
             ok = s.can(Add(p, c, meld_id=m.id))
             assert ok == ((c, m.id) in listed), (s.format(Add(p, c, meld_id=m.id)), ok)
-            for covered in m.cards[:-1]:
+            at = m.branches[-1].at if m.branches else 0
+            for k, covered in enumerate(m.cards[:-1]):
                 if covered != JOKER and covered != m.cards[-1]:
-                    assert not s.can(Add(p, c, on=covered))
+                    named = s.can(Add(p, c, on=covered))
+                    assert named == (k >= at and ok and c in places(m, s.rules).grows), (
+                        s.format(Add(p, c, on=covered)), named)
 
 
 games = st.fixed_dictionaries({

@@ -1,8 +1,8 @@
 """Glenn's building (ruling 21, option ``glenn_melds``): a meld as a stack with a top card.
 
 The cards of a meld lie in the order they were placed; the last is its *top card*. The meld laid
-down is the stack's base: a set lies as its cards are written, a run from its lowest card up
-(it grows upward from there), a lone seven alone. A *branch* is started on the top card: a run
+down is the stack's base: a set or a run lies as its cards are written (a run grows upward from
+its highest card), a lone seven alone. A *branch* is started on the top card: a run
 (the next card up in the top card's suit) on a set's top card, a set (a card of its rank in
 another suit) on a run's or a lone seven's. The branch counts that card as its own first card.
 
@@ -41,8 +41,8 @@ from hoola.core.words import Said, phrases, say
 from hoola.games.hoola.meld import AddOption, Branch, Meld, MeldKind
 from hoola.games.hoola.rules import Rules
 
-__all__ = ["Places", "build", "kill", "parts", "parts_said", "parts_text", "places", "targets",
-           "top_text"]
+__all__ = ["Places", "build", "grows_from", "kill", "parts", "parts_said", "parts_text", "places",
+           "targets", "top_text"]
 
 phrases({
     "zone.part.set": "set {cards}",
@@ -116,15 +116,32 @@ def places(meld: Meld, rules: Rules) -> Places:
             run_branch = _up(top, False, rules.wrap_runs)
     elif kind == MeldKind.SEVEN:
         grows = (make_card(SEVEN - 1, suit), make_card(SEVEN + 1, suit))
-    else:
-        high_ace = len(faces) > 1 and top % 13 == 0 and faces[-2] % 13 == 12
-        step = _up(top, high_ace, rules.wrap_runs) if direction >= 0 \
-            else _down(top, rules.wrap_runs)
+    elif direction < 0:  # a run from a lone seven going down, its cards placed downward
+        step = _down(top, rules.wrap_runs)
         grows = () if step is None else (step,)
+    else:
+        # A run grows upward from its highest card, which is its top card unless it was laid
+        # down in another order (ruling 21: a meld laid down lies as written).
+        first = faces[0] % 13 if at else meld.start % 13
+        high = max(faces, key=lambda f: (f % 13 - first) % 13)
+        high_ace = high % 13 == 0 and (high % 13 - first) % 13 > 0
+        step = _up(high, high_ace, rules.wrap_runs)
+        grows = () if step is None or step in faces else (step,)
     if kind != MeldKind.SET and top >= 0:
         set_branch = tuple(make_card(top % 13, s) for s in range(4) if s != top // 13)
     return Places(kind, top, grows, joker_grows, run_branch, set_branch,
                   meld.cards[-1] != JOKER)
+
+
+def grows_from(meld: Meld, on: int, card: int, joker_as: int | None, rules: Rules) -> bool:
+    """Whether an addition that names ``on``, a card of the open part other than the top card,
+    grows that part: a meld is named by any card of it (``add 6c on 5c`` grows the run laid down
+    as 5c 4c 3c, whose top card is 3c), but a branch starts only on the top card."""
+    at = _open(meld)[0]
+    if on not in meld.cards[at:] and on not in meld.faces[at:]:
+        return False
+    face = joker_as if card == JOKER else card
+    return face is not None and face in places(meld, rules).grows
 
 
 def targets(meld: Meld, rules: Rules) -> tuple[AddOption, ...]:

@@ -182,10 +182,13 @@ def _new_run(cards: Sequence[int], naturals: list[int], ranks: set[int], joker_a
         raise _illegal(f"cannot meld {format_cards(cards)}: the cards are not consecutive in "
                        f"their suit{why}", "not-a-run")
     faces = [joker_as if c == JOKER else c for c in cards]
+    if rules.glenn_melds:  # ruling 21: the run lies as written, its top card the last
+        return Meld(meld_id, owner, MeldKind.RUN, tuple(cards), tuple(faces),  # type: ignore[arg-type]
+                    suit=suit, start=start, direction=1)
     order = _run_faces_order([f if f is not None else 0 for f in faces], start)
     return Meld(meld_id, owner, MeldKind.RUN, tuple(cards[i] for i in order),
                 tuple(faces[i] for i in order),  # type: ignore[misc]
-                suit=suit, start=start, direction=1 if rules.glenn_melds else 0)
+                suit=suit, start=start)
 
 
 # -- adding to melds ----------------------------------------------------------------------------
@@ -316,7 +319,7 @@ class MeldTable(Generic[T]):
     """The new melds of every slot, each made into what the caller lists (``make``), filled in as
     hands ask for them; and after each suit's runs, what ``per_suit`` makes of the suit's
     pattern, if given (a caller listing more per suit looks each suit up once). With ``orders``
-    (Glenn's building, where a set lies as written) a set of three comes in every order."""
+    (Glenn's building, where a meld lies as written) a meld of three comes in every order."""
 
     __slots__ = ("key", "make", "orders", "per_suit", "runs", "sets")
 
@@ -331,7 +334,10 @@ class MeldTable(Generic[T]):
         self.sets: list[tuple[T, ...] | None] = [None] * SET_SLOTS
 
     def _runs(self, suit: int, pattern: int) -> tuple[T, ...]:
-        runs = tuple(self.make(o) for o in _suit_melds(suit, pattern, self.key))
+        options = _suit_melds(suit, pattern, self.key)
+        if self.orders:
+            options = written_orders(options)
+        runs = tuple(self.make(o) for o in options)
         return runs if self.per_suit is None else runs + self.per_suit(suit, pattern)
 
     def add(self, mask: int, found: list[T]) -> None:
@@ -359,7 +365,7 @@ class MeldTable(Generic[T]):
             if got is None:
                 options = _rank_sets(rank, slot & 15, self.key)
                 if self.orders:
-                    options = set_orders(options)
+                    options = written_orders(options)
                 got = sets[slot] = tuple(self.make(o) for o in options)
             found.extend(got)
 
@@ -432,9 +438,10 @@ def _find_rank_sets(rank: int, column: int, key: MeldKey) -> list[MeldOption]:
     return found
 
 
-def set_orders(options: Sequence[MeldOption]) -> tuple[MeldOption, ...]:
-    """Sets of three in every order (Glenn's building: the last card written is the top card);
-    a set of four is killed as it is laid, so its order does not matter."""
+def written_orders(options: Sequence[MeldOption]) -> tuple[MeldOption, ...]:
+    """Melds of three in every order (Glenn's building: the last card written is the top card);
+    a meld of four is killed as it is laid, and a lone seven has one card, so their order does
+    not matter."""
     found: list[MeldOption] = []
     for cards, joker_as in options:
         if len(cards) == 3:
@@ -536,7 +543,7 @@ def _find_takes(mask: int, jokers: int, card: int, rules: Rules) -> tuple[TakeOp
 class TakeTable(Generic[T]):
     """The ways to take a card (:func:`find_takes`), each made into what the caller lists
     (``make(card, option)``), by what they depend on, filled in as hands ask for them. With
-    ``orders`` (Glenn's building) a set's two cards from hand come in both orders."""
+    ``orders`` (Glenn's building) the two cards from hand come in both orders."""
 
     __slots__ = ("made", "make", "orders")
 
@@ -561,12 +568,12 @@ class TakeTable(Generic[T]):
 
 
 def _take_orders(card: int, options: Sequence[TakeOption]) -> tuple[TakeOption, ...]:
-    """The ways to take ``card`` with a set's two cards in both orders (Glenn's building: the
-    last card written is the set's top card); a run lies low to high whatever the order."""
+    """The ways to take ``card`` with two cards from hand in both orders (Glenn's building: the
+    last card written is the meld's top card)."""
     found: list[TakeOption] = []
     for pair, joker_as in options:
         found.append((pair, joker_as))
-        if all(c == JOKER or c % 13 == card % 13 for c in pair):
+        if pair[0] != pair[1]:
             found.append(((pair[1], pair[0]), joker_as))
     return tuple(found)
 

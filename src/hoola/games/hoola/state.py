@@ -45,7 +45,7 @@ from hoola.games.hoola.actions import (
     parse_action,
 )
 from hoola.games.hoola.deal import HAND_SIZE, Deal, check_jokers, complete_stock
-from hoola.games.hoola.glenn import kill, top_text
+from hoola.games.hoola.glenn import grows_from, kill, top_text
 from hoola.games.hoola.inputs import (
     MAX_PLAYERS,
     check_action,
@@ -918,8 +918,9 @@ class DealState(Verbs):
                 (m for m in self.table if a.on in m.faces), None)
         if meld is None:
             raise _illegal(f"cannot {what}: no meld on the table holds {target}", "no-such-meld")
-        if rules.glenn_melds and a.on is not None and a.on not in (meld.cards[-1],
-                                                                   meld.faces[-1]):
+        if rules.glenn_melds and a.on is not None and a.on not in (
+                meld.cards[-1], meld.faces[-1]) and not grows_from(meld, a.on, a.card,
+                                                                   a.joker_as, rules):
             raise _illegal(f"cannot {what}: {target} is not the top card of m{meld.id} (the top "
                            f"card is {top_text(meld)}), and with Glenn's building a card goes "
                            "only on a meld's top card (ruling 21)", "not-top-card")

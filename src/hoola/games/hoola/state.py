@@ -455,7 +455,7 @@ class DealState(Verbs):
             if card is not None:
                 if may_take(mask, jokers, card, rules):
                     on.takes[p].add(mask, jokers, card, rules, acts)
-                if on.claim_purposes:
+                if on.claim_purposes and not self.upcard_live:
                     acts.extend(self._claim_purposes(p, card))
             return self._fit_out_rules(p, acts) if on.out_rules else acts
         if p == self.current:
@@ -804,6 +804,10 @@ class DealState(Verbs):
             raise _illegal(f"{who} cannot {what}: it is not the discard that may be taken now",
                            "not-takeable")
         if a.purpose is not None:
+            if self.upcard_live:
+                raise _illegal(f"{who} cannot {what} for {a.purpose}: the upcard is nobody's "
+                               "discard, and the dealer takes it only into a new three-card meld "
+                               "(ruling 3)", "upcard-not-a-discard")
             return self._check_claim_purpose(a)
         if len(a.with_cards) != 2:
             raise _illegal(f"{who} cannot {what}: a discard is taken only into a new three-card "

@@ -123,6 +123,7 @@ DEAL = '[[deal]]\nhands = { A = "Kh As Ts 8s", B = "Ks 9s Ah Qs" }\nactions = ["
 @pytest.mark.parametrize(("text", "message"), [
     (HEAD + "colour = 1\n" + DEAL, "unknown top-level key 'colour'"),
     (HEAD + DEAL + "seed = 1\nwhat = 2\n", "deal 1 has an unknown key 'what'"),
+    (HEAD + DEAL + "stake = 3\n", "deal 1: stake must be 1, not 3"),
     (HEAD + DEAL + "[deal.result]\nscore = 1\n", "deal 1: unknown result key 'score'"),
     (HEAD + DEAL.replace("Qs", "Qx"), "deal 1 hand of B: cannot read card 'Qx'"),
     (HEAD + DEAL.replace("Qs", "JK"), "the capture games are played without jokers"),

@@ -61,6 +61,17 @@ def test_results_are_compared_key_by_key(result: str, problem: str | None) -> No
     assert problems == ([] if problem is None else [problem])
 
 
+def test_with_a_refused_action_the_other_result_keys_still_describe_the_end() -> None:
+    refused = HEAD + KALOOKIE.replace('"B discard Kd"', '"B discard Kc"') + "\n[deal.result]\n"
+    assert verify(loads(refused + "illegal = 6\n")) == []
+    assert verify(loads(refused + "illegal = 6\nend = \"call-up\"\n")) == [
+        "the hand has not ended after the last action, but the record gives end"]
+
+
+def test_a_deal_may_give_records_md_stake_of_1() -> None:
+    assert verify(loads(HEAD + KALOOKIE.replace("[[deal]]", "[[deal]]\nstake = 1"))) == []
+
+
 def test_a_refused_action_is_reported_with_its_rule() -> None:
     text = HEAD + KALOOKIE.replace('"B discard Kd"', '"B discard Kc"')
     assert verify(loads(text)) == ["action 6 'B discard Kc' refused: B cannot discard Kc: B does "
@@ -87,6 +98,7 @@ def test_a_refused_action_is_reported_with_its_rule() -> None:
     (HEAD + KALOOKIE + "\n[match]\nout = \"A\"\n", "out must be a list"),
     (HEAD + "[[deal]]\nactions = []\n", "needs hands"),
     (HEAD + "[[deal]]\nseed = -1\n", "seed must be"),
+    (HEAD + KALOOKIE.replace("[[deal]]", "[[deal]]\nstake = 2"), "stake must be 1, not 2"),
     ("x = [" * 5000, "not valid TOML"),
     (HEAD + "[options]\ntarget = " + "9" * 5000 + "\n", "thousands of digits"),
 ])

@@ -155,6 +155,17 @@ def toml_value(value: Any) -> str:
     return decimal if Fraction(decimal) == number else f'"{number}"'
 
 
+def check_unit_stake(deal: Mapping[str, Any], where: str, title: str) -> None:
+    """A deal's optional ``stake`` (records.md: its stake multiplier) in a game whose deals all
+    play for the stakes its rules set: only 1 is true of them."""
+    stake = deal.get("stake", 1)
+    if isinstance(stake, str):
+        stake = stake.strip()
+    if isinstance(stake, bool) or stake not in (1, "1"):
+        raise RecordError(f"{where}: stake must be 1, not {shown(deal.get('stake'))}: a {title} "
+                          "deal has no stake multiplier of its own", "bad-stake")
+
+
 def stopped_problem(expected: Any, stopped: bool, winner: str | None,
                     ends: bool) -> str | None:
     """What a record's ``[match] stopped`` gets wrong, if anything: the game was won by

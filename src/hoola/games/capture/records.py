@@ -26,7 +26,15 @@ from typing import Any
 
 from hoola.core.cards import format_card, format_cards, parse_cards
 from hoola.core.errors import HoolaError, RecordError
-from hoola.core.records import FORMAT, check_header, printable, shown, stopped_problem, toml_value
+from hoola.core.records import (
+    FORMAT,
+    check_header,
+    check_unit_stake,
+    printable,
+    shown,
+    stopped_problem,
+    toml_value,
+)
 from hoola.games.capture.actions import NAME_RE, Dark
 from hoola.games.capture.match import Match
 from hoola.games.capture.rules import Rules
@@ -35,7 +43,7 @@ from hoola.games.capture.state import DealState
 __all__ = ["check", "dumps", "has_end", "record_of", "resume", "start", "tell", "verify"]
 
 GAME = "capture"
-_DEAL = ("dealer", "seed", "hands", "stock", "actions", "result")
+_DEAL = ("dealer", "stake", "seed", "hands", "stock", "actions", "result")
 _RESULT = ("end", "points", "game_points", "tricks", "hola", "clean", "outcome", "illegal")
 _BY_SIDE = ("points", "game_points", "tricks", "clean")
 _MATCH = ("totals", "winner", "stopped")
@@ -108,6 +116,7 @@ def _check_deal(d: dict[str, Any], players: Sequence[str], sides: Sequence[str],
     unknown = sorted(set(d) - set(_DEAL))
     if unknown:
         raise _bad(f"{where} has an unknown key {shown(unknown[0])}")
+    check_unit_stake(d, where, "capture game's")
     actions = d.get("actions", [])
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise _bad(f"{where}: actions must be a list of strings")
@@ -230,8 +239,8 @@ def _replay(match: Match, d: dict[str, Any], players: Sequence[str], prefix: str
         try:
             state.apply(state.parse(text))
         except HoolaError as exc:
-            if illegal == j:
-                return []
+            if illegal == j:  # the other result keys describe the hand's end, if given
+                return _compare_deal(d.get("result", {}), state, match, players, prefix)
             return [f"{prefix}action {j} {printable(said)} refused: {exc.message} [{exc.code}]"]
         if illegal == j:
             return [f"{prefix}action {j} {printable(said)} was accepted but must be refused"]

@@ -29,7 +29,7 @@ from typing import Any
 
 from hoola.core.cards import format_card
 from hoola.core.errors import HoolaError, RecordError
-from hoola.core.records import FORMAT, check_header, stopped_problem
+from hoola.core.records import FORMAT, check_header, check_unit_stake, stopped_problem
 from hoola.games.kalookie.actions import NAME_RE
 from hoola.games.kalookie.amounts import format_number, read_number
 from hoola.games.kalookie.cards import JOKER, format_tokens, parse_tokens
@@ -43,7 +43,8 @@ __all__ = ["FORMAT", "GAME", "check", "dumps", "has_end", "loads", "record_of", 
            "start_deal", "verify"]
 
 GAME = "kalookie"
-_DEAL = ("dealer", "seed", "hands", "upcard", "stock", "restock", "cut", "actions", "result")
+_DEAL = ("dealer", "stake", "seed", "hands", "upcard", "stock", "restock", "cut", "actions",
+         "result")
 _RESULT = ("end", "winner", "penalty", "payments", "illegal")
 _MATCH = ("penalty", "out", "pool", "winner", "stopped", "totals")
 MAX_DEALS = 2_000
@@ -109,6 +110,7 @@ def _check_deal(d: dict[str, Any], players: Sequence[str], where: str) -> None:
     unknown = sorted(set(d) - set(_DEAL))
     if unknown:
         raise _bad(f"{where} has an unknown key {unknown[0]!r}")
+    check_unit_stake(d, where, "Kalookie")
     actions = d.get("actions", [])
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise _bad(f"{where}: actions must be a list of strings")
@@ -246,8 +248,8 @@ def _replay_deal(match: Match, d: dict[str, Any], players: Sequence[str],
         try:
             state.apply(state.parse(text))
         except HoolaError as exc:
-            if illegal == j:
-                return []
+            if illegal == j:  # the other result keys describe the hand's end, if given
+                return _compare_deal(d.get("result", {}), state, players, prefix)
             return [f"{prefix}action {j} {shown} refused: {exc.message} [{exc.code}]"]
         if illegal == j:
             return [f"{prefix}action {j} {shown} was accepted but must be refused"]

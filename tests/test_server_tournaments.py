@@ -267,6 +267,8 @@ def test_bad_tournaments_are_refused_in_one_line(tmp_path: Path) -> None:
             bad = [
                 ({"format": "blackpool", "game": "kalookie", "entrants": 3}, "8 to 32"),
                 ({"format": "blackpool", "game": "hoola", "entrants": 8}, "Kalookie"),
+                ({"format": "blackpool", "game": "kalookie", "entrants": 24,
+                  "settings": {"tables": 11}}, "semi-finals of up to 6"),
                 ({"format": "swiss", "settings": {"rounds": "many"}}, "rounds"),
                 ({"format": "swiss", "settings": {"colour": 1}}, "no setting"),
                 ({"format": "ladder"}, "unknown tournament format"),

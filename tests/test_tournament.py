@@ -331,6 +331,14 @@ def test_blackpool_refuses_too_few_or_too_many_entrants() -> None:
             t.apply(Start(1))
 
 
+def test_blackpool_refuses_more_tables_than_two_semi_finals_can_seat() -> None:
+    # Ten tables' winners fill two semi-finals of five, the most a Kalookie table seats.
+    assert Tournament.open("blackpool", "kalookie", settings={"tables": 10}).settings.tables == 10
+    with pytest.raises(TournamentError, match="semi-finals of up to 6") as info:
+        Tournament.open("blackpool", "kalookie", settings={"tables": 11})
+    assert info.value.code == "bad-settings" and "\n" not in info.value.message
+
+
 # -- the engine's end condition ------------------------------------------------------------
 
 def test_a_kalookie_game_played_until_two_are_left_stops_there_with_its_pool_unpaid() -> None:

@@ -34,8 +34,9 @@ def cli() -> None:
 def verify(paths: tuple[Path, ...], as_json: bool) -> None:
     """Check record files (or folders of them) of any game against its engine.
 
-    Prints `ok NAME` or `FAIL NAME: what differs` per record, then `N passed, N failed`; exits 0
-    only when all pass. A file that cannot be read fails with the reason; the others go on.
+    Prints `ok NAME` or `FAIL NAME: what differs`, one line a record, then `N passed, N failed`
+    on standard error (so that standard output holds the records' lines alone); exits 0 only
+    when all pass. A file that cannot be read fails with the reason; the others go on.
     """
     files = record_files(paths)
     passed = failed = 0
@@ -52,7 +53,7 @@ def verify(paths: tuple[Path, ...], as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps({"passed": passed, "failed": failed, "records": reports}, indent=2))
     else:
-        click.echo(f"{passed} passed, {failed} failed")
+        click.echo(f"{passed} passed, {failed} failed", err=True)
     if not files:
         click.echo("no record files found", err=True)
     sys.exit(0 if files and not failed else 1)

@@ -103,6 +103,16 @@ class Tournament:
             self.rules = table_rules(game, opening.rules, opening.options, opening.format)
         except HoolaError as exc:
             raise TournamentError(exc.message, exc.code) from exc
+        if opening.format == "blackpool":
+            # Every table may send a winner to the two semi-finals: the larger seats this many.
+            tables = self.settings.tables
+            semi = tables - tables // 2
+            try:
+                check_sizes(game.name, self.rules, {semi})
+            except TournamentError as exc:
+                raise _refuse(f"setting tables = {tables} is too many: the winners of {tables} "
+                              f"tables meet at two semi-finals of up to {semi}, and {exc.message}",
+                              "bad-settings") from exc
         self.format = opening.format
         self.game = game.name
         self.preset = self.rules.preset_name

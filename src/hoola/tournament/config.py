@@ -11,7 +11,7 @@ Settings (a record's ``[settings]``; ``hoola tournament`` takes each as an optio
 | ``bye`` | swiss | points of a bye | the mean of ``points`` |
 | ``advance`` | knockout | places of each table that go on | half the table |
 | ``deals`` | all | the most deals a table plays (Hoola plays them all) | 4, 200, 1000 |
-| ``tables`` | blackpool | tables the tournament may have in all (ruling 16; at most twice the largest table the rules seat) | 8 |
+| ``tables`` | blackpool | tables in all (ruling 16; at most two semi-finals' seats) | 8 |
 
 ``deals`` defaults to 4 for Hoola, which has no end of its own, 200 for the other games and
 1000 at Blackpool's tables.

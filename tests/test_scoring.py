@@ -315,6 +315,18 @@ def test_online_claim_for_blast_discarder_pays_all_whatever_the_option() -> None
     assert paid(result) == {0: -3, 1: 3, 2: 0}
 
 
+
+def test_a_discard_claimed_for_a_blast_is_paid_for_but_not_ranked_last() -> None:
+    # Ruling 13 puts last the discarder of a card taken by one who went out; a blast is not
+    # going out, so the discarder (10 points) ranks above seat 2 (20, a seven: x2) and pays
+    # 1 for itself and 2 x 2 for seat 2.
+    seats = {0: seat(10), 1: seat(0), 2: seat(20, sevens=1)}
+    result = settle(PAGAT, "sopang", seats, [1], claimed_from=0)
+    assert result.payer == 0 and paid(result) == {0: -5, 1: 5, 2: 0}
+    # Gone out with that card, the discarder is last: 2 for itself, 1 x 2 for seat 2.
+    assert paid(settle(PAGAT, "out", seats, [1], claimed_from=0)) == {0: -4, 1: 4, 2: 0}
+
+
 def test_stake_multiplies_everything() -> None:
     seats = {i: seat(p) for i, p in enumerate([9, 9, 15, 25])}
     result = settle(PAGAT, "stock", seats, [0, 1], stake=2)

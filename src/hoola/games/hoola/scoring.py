@@ -190,7 +190,10 @@ def settle(rules: Rules, end: str, seats: Mapping[int, SeatShowdown], winners: S
         seat = seats[s]
         if s == undercut_knocker:
             return "undercut knocker"
-        if s == claimed_from:
+        if s == claimed_from and end in ("out", "hoola"):
+            # Ruling 13: last is the discarder of a card taken by the player who went out; a
+            # card claimed for a blast or four sevens makes its discarder pay all (online), but
+            # blasting and declaring sevens are not going out, so it is ranked by its points.
             return "discard claimed by the winner"
         if not seat.melded and _applies(rules.no_meld_last, seat.had_turn):
             return "melded nothing"

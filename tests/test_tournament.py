@@ -332,8 +332,9 @@ def test_blackpool_refuses_too_few_or_too_many_entrants() -> None:
 
 
 def test_blackpool_refuses_more_tables_than_two_semi_finals_can_seat() -> None:
-    # Ten tables' winners fill two semi-finals of five, the most a Kalookie table seats.
-    assert Tournament.open("blackpool", "kalookie", settings={"tables": 10}).settings.tables == 10
+    for tables in (2, 3, 4, 10):  # two or fewer winners have byes; ten fill two of five
+        assert Tournament.open("blackpool", "kalookie",
+                               settings={"tables": tables}).settings.tables == tables
     with pytest.raises(TournamentError, match="semi-finals of up to 6") as info:
         Tournament.open("blackpool", "kalookie", settings={"tables": 11})
     assert info.value.code == "bad-settings" and "\n" not in info.value.message

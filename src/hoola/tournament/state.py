@@ -104,11 +104,13 @@ class Tournament:
         except HoolaError as exc:
             raise TournamentError(exc.message, exc.code) from exc
         if opening.format == "blackpool":
-            # Every table may send a winner to the two semi-finals: the larger seats this many.
+            # Every table may send a winner to the semi-finals: one table for four winners or
+            # fewer, else two, the larger seating this many (two or fewer have byes instead).
             tables = self.settings.tables
-            semi = tables - tables // 2
+            semi = tables if tables <= 4 else tables - tables // 2
             try:
-                check_sizes(game.name, self.rules, {semi})
+                if semi > 2:
+                    check_sizes(game.name, self.rules, {semi})
             except TournamentError as exc:
                 raise _refuse(f"setting tables = {tables} is too many: the winners of {tables} "
                               f"tables meet at two semi-finals of up to {semi}, and {exc.message}",

@@ -109,6 +109,10 @@ def test_a_set_and_a_run_lie_as_written() -> None:
     assert places(meld("Ah Kh Qh", flat), flat).grows == ()  # a high ace ends the run
     assert places(meld("Ah Kh Qh"), GLENN).grows == (parse_card("2h"),)  # where runs wrap
     assert places(meld("Ah 3h 2h"), GLENN).grows == (parse_card("4h"),)
+    # A set built on the top card 4c and killed takes 4c with it: 3c 5c is left, no run.
+    rest = put(meld("3c 5c 4c"), "4h", "4s", "4d")
+    assert (str(rest), top_text(rest)) == ("3c 5c", "5c")
+    assert places(rest, GLENN).grows == () and takes(rest) == {"5s", "5h", "5d"}
 
 
 def test_a_set_on_a_run_and_what_its_kill_uncovers() -> None:

@@ -122,11 +122,15 @@ def places(meld: Meld, rules: Rules) -> Places:
     else:
         # A run grows upward from its highest card, which is its top card unless it was laid
         # down in another order (ruling 21: a meld laid down lies as written).
+        # A run laid down whose last-written card a killed branch took may be left with a gap
+        # (3c 5c of 3c 5c 4c): no longer a run, it grows no more (ruling 5).
         first = faces[0] % 13 if at else meld.start % 13
+        spots = sorted((f % 13 - first) % 13 for f in faces)
         high = max(faces, key=lambda f: (f % 13 - first) % 13)
-        high_ace = high % 13 == 0 and (high % 13 - first) % 13 > 0
+        high_ace = high % 13 == 0 and spots[-1] > 0
         step = _up(high, high_ace, rules.wrap_runs)
-        grows = () if step is None or step in faces else (step,)
+        whole = spots[-1] - spots[0] == len(spots) - 1
+        grows = () if step is None or step in faces or not whole else (step,)
     if kind != MeldKind.SET and top >= 0:
         set_branch = tuple(make_card(top % 13, s) for s in range(4) if s != top // 13)
     return Places(kind, top, grows, joker_grows, run_branch, set_branch,

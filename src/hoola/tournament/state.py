@@ -93,6 +93,18 @@ class Table:
         return 2 if self.stage == "semi-final" else 1
 
 
+def semi_final_sizes(winners: int) -> tuple[int, ...]:
+    """How Blackpool's table winners are grouped into semi-finals, the larger group first (ruling
+    16: one table for four winners or fewer, else two).
+
+    >>> semi_final_sizes(4), semi_final_sizes(7), semi_final_sizes(10)
+    ((4,), (4, 3), (5, 5))
+    """
+    if winners <= 4:
+        return (winners,)
+    return (winners - winners // 2, winners // 2)
+
+
 class Tournament:
     """A tournament of any format, game and preset; see the module's documentation."""
 
@@ -104,10 +116,9 @@ class Tournament:
         except HoolaError as exc:
             raise TournamentError(exc.message, exc.code) from exc
         if opening.format == "blackpool":
-            # Every table may send a winner to the semi-finals: one table for four winners or
-            # fewer, else two, the larger seating this many (two or fewer have byes instead).
+            # Every table may send a winner to the semi-finals (two or fewer have byes).
             tables = self.settings.tables
-            semi = tables if tables <= 4 else tables - tables // 2
+            semi = semi_final_sizes(tables)[0]
             try:
                 if semi > 2:
                     check_sizes(game.name, self.rules, {semi})
@@ -605,8 +616,8 @@ class Tournament:
     def _semi_finals(self, next_id: int) -> list[Event]:
         players = list(self.qualified)
         self._rng("semi-finals").shuffle(players)
-        groups = [players] if len(players) <= 4 else [
-            players[:len(players) - len(players) // 2], players[len(players) - len(players) // 2:]]
+        first = semi_final_sizes(len(players))[0]
+        groups = [players[:first], players[first:]] if first < len(players) else [players]
         plan: list[Event] = []
         for group in groups:
             if len(group) <= 2:
